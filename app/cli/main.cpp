@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// moat: the command-line client (CLI.md is its contract).
+
+#include "run_command.h"
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+int main(int argc, char** argv)
+{
+    CLI::App app{"moat: run AI coding agents in a sandbox they cannot talk their way out of"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("moat ") + MOAT_VERSION);
+    int verbosity = 0;
+    app.add_flag("-v,--verbose", verbosity, "More diagnostics on stderr (repeatable)");
+    moat::cli::RunCommand run(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "moat: " << e.what() << ". See 'moat --help' or 'moat run --help'\n";
+        return 125;
+    }
+    auto logger = spdlog::stderr_logger_st("moat");
+    spdlog::set_default_logger(logger);
+    spdlog::set_level(verbosity >= 2 ? spdlog::level::trace
+                      : verbosity == 1 ? spdlog::level::debug
+                                       : spdlog::level::warn);
+    if (run.selected()) {
+        return run.execute(verbosity);
+    }
+    return 125;
+}

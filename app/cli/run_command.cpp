@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "run_command.h"
+
+#include "base/moat_paths.h"
+#include "policy/spec_builder.h"
+#include "policy/spec_json.h"
+#include "supervisor_process.h"
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <climits>
+#include <iostream>
+
+extern char** environ;
+
+namespace moat::cli {
+
+namespace {
+
+std::map<std::string, std::string> callerEnvironment()
+{
+    std::map<std::string, std::string> env;
+    for (char** entry = environ; entry && *entry; ++entry) {
+        const std::string item = *entry;
+        const auto eq = item.find('=');
+        if (eq != std::string::npos) {
+            env.emplace(item.substr(0, eq), item.substr(eq + 1));
+        }
+    }
+    return env;
+}
+
+std::string currentDirectory()
+{
+    char buffer[PATH_MAX];
+    return ::getcwd(buffer, sizeof buffer) ? std::string(buffer) : std::string("/");
+}
+
+}  // namespace
+
+RunCommand::RunCommand(CLI::App& parent)
+{
+    command_ = parent.add_subcommand("run", "Run a command in a new sandbox");
+    command_->footer(
+        "A fresh sandbox gets no network, no sudo, no host secrets and no host home: each is one flag.\n"
+        "Exit status: COMMAND's; 128+N when signal N ended it; 125 when moat failed (the message says why);\n"
+        "126 when COMMAND is not executable; 127 when it is not found.");
+    auto* image = command_->add_option("--image", request_.image,
+                                       "'host' (the host's /usr, read-only) or a root file system directory");
+    image->default_str("host")->type_name("REF");
+    command_->add_option("--workspace", request_.workspace,
+                         "Mounted read-write at its own path; the working directory inside (default: .)")
+        ->type_name("DIR");
+    command_->add_option("--ro", request_.readOnlyPaths, "One more host path, read-only, at the same path (repeatable)")
+        ->type_name("PATH")
+        ->allow_extra_args(false);
+    command_->add_option("--rw", request_.readWritePaths,
+                         "One more host path, read-write, at the same path (repeatable)")
+        ->type_name("PATH")
+        ->allow_extra_args(false);
+    command_->add_option("--env", request_.env, "Pass one variable, from your environment when no VALUE (repeatable)")
+        ->type_name("NAME[=VALUE]")
+        ->allow_extra_args(false);
+    command_->add_flag("--sudo", request_.sudo, "The agent is root inside its own user namespace (no host privilege)");
+    command_->add_flag("--docker", request_.docker, "A container engine inside the sandbox (not in this build)");
+    command_->add_option("--net", request_.net,
+                         "proxy (default; no egress yet, same as none), none, or open (the host's network)")
+        ->type_name("MODE");
+    command_->add_flag("--yolo", request_.yolo,
+                       "--sudo --net open and every host path you can read, read-only; recorded as yolo");
+    command_->add_flag("--local-tcp", request_.localTcp,
+                       "Let the agent bind and connect TCP on its own loopback (servers for tests)");
+    command_->add_option("--ttl", request_.ttl, "Stop the sandbox after this long, e.g. 30m, 8h (default 8h)")
+        ->type_name("DURATION");
+    command_->add_option("--name", request_.name, "A name for the session (default: generated)");
+    command_->add_option("--allow-degraded", request_.allowDegraded,
+                         "Start although LAYER (landlock, seccomp) is unavailable; recorded")
+        ->type_name("LAYER")
+        ->allow_extra_args(false);
+    command_->add_option("--json-events", jsonEvents_, "Also write the session's events to FILE, one JSON a line")
+        ->type_name("FILE");
+    command_->add_flag("--embedded", embedded_, "Run the supervisor directly (the only mode of this build)");
+    command_->add_option("command", request_.command, "The command to run, after --")->type_name("COMMAND");
+    command_->prefix_command();
+}
+
+int RunCommand::execute(int verbosity)
+{
+    // Everything after the first positional belongs to the command.
+    for (const auto& extra : command_->remaining()) {
+        request_.command.push_back(extra);
+    }
+    const MoatPaths paths = MoatPaths::fromEnvironment();
+    SpecBuilder builder(paths, callerEnvironment(), currentDirectory());
+    auto spec = builder.build(request_);
+    if (!spec) {
+        std::cerr << "moat: " << spec.error().message() << "\n";
+        return 125;
+    }
+    std::string eventsPath = jsonEvents_;
+    if (!eventsPath.empty() && eventsPath.front() != '/') {
+        eventsPath = currentDirectory() + "/" + eventsPath;
+    }
+    return runSupervisor(specToJson(spec.value()).dump(), eventsPath, verbosity);
+}
+
+}  // namespace moat::cli

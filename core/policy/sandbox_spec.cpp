@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "policy/sandbox_spec.h"
+
+namespace moat {
+
+std::string ImageRef::toString() const
+{
+    return kind == Kind::Host ? std::string("host") : path;
+}
+
+std::string toString(NetworkMode mode)
+{
+    switch (mode) {
+    case NetworkMode::Proxy: return "proxy";
+    case NetworkMode::None: return "none";
+    case NetworkMode::Open: return "open";
+    }
+    return "none";
+}
+
+std::string toString(DegradableLayer layer)
+{
+    switch (layer) {
+    case DegradableLayer::Landlock: return "landlock";
+    case DegradableLayer::Seccomp: return "seccomp";
+    case DegradableLayer::UserNamespace: return "userns";
+    }
+    return "unknown";
+}
+
+std::vector<std::string> SandboxSpec::flagBadges() const
+{
+    std::vector<std::string> badges;
+    if (yolo) {
+        badges.emplace_back("yolo");
+    }
+    if (sudo) {
+        badges.emplace_back("sudo");
+    }
+    if (docker) {
+        badges.emplace_back("docker");
+    }
+    badges.push_back("net:" + toString(network));
+    if (localTcp) {
+        badges.emplace_back("local-tcp");
+    }
+    for (const auto& mount : mounts) {
+        badges.push_back((mount.readOnly ? "ro:" : "rw:") + mount.path);
+    }
+    for (const auto& variable : explicitEnv) {
+        badges.push_back("env:" + variable);
+    }
+    for (DegradableLayer layer : allowDegraded) {
+        badges.push_back("degraded:" + toString(layer));
+    }
+    badges.push_back("ttl:" + ttl.toString());
+    return badges;
+}
+
+}  // namespace moat

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "policy/duration.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace moat {
+
+enum class NetworkMode { Proxy, None, Open };
+enum class DegradableLayer { Landlock, Seccomp, UserNamespace };
+
+struct ImageRef {
+    enum class Kind { Host, RootfsDir };
+    Kind kind = Kind::Host;
+    std::string path;  // canonical rootfs directory when kind == RootfsDir
+
+    std::string toString() const;
+};
+
+struct ExtraMount {
+    std::string path;  // canonical host path, mounted at the same path inside
+    bool readOnly = true;
+
+    friend bool operator==(const ExtraMount&, const ExtraMount&) = default;
+};
+
+// Everything that defines a sandbox before it starts. Flags are fixed here:
+// nothing inside the sandbox can change a SandboxSpec. Copyable, serialisable
+// (spec_json.h) and free of host-local handles: paths are canonical strings.
+struct SandboxSpec {
+    std::string sessionId;
+    std::string name;
+    std::string profile = "default";
+
+    ImageRef image;
+    std::string workspace;
+    std::vector<ExtraMount> mounts;
+
+    // Final environment handed to the command (safe list + --env), before the
+    // session-specific variables (HOME, USER, MOAT_SESSION...) are added.
+    std::map<std::string, std::string> environment;
+    // Names the user passed on purpose with --env (recorded as flags).
+    std::vector<std::string> explicitEnv;
+
+    bool sudo = false;
+    bool docker = false;
+    bool yolo = false;
+    bool localTcp = false;
+    NetworkMode network = NetworkMode::Proxy;
+    Duration ttl = Duration::fromSeconds(std::chrono::hours(8));
+    std::set<DegradableLayer> allowDegraded;
+
+    std::vector<std::string> command;
+
+    // Flags as badges ("sudo", "net:none", "yolo", ...) for records and ps.
+    std::vector<std::string> flagBadges() const;
+};
+
+std::string toString(NetworkMode mode);
+std::string toString(DegradableLayer layer);
+
+}  // namespace moat

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "policy/spec_builder.h"
+
+#include <sys/random.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <regex>
+
+namespace moat {
+
+namespace {
+
+const std::regex kVariableName("[A-Za-z_][A-Za-z0-9_]*");
+const std::regex kSessionName("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}");
+
+Error flagError(const std::string& flag, const std::string& what, const std::string& hint)
+{
+    return Error{flag + ": " + what, 0, hint};
+}
+
+// "/a/b" contains "/a/b/c" and itself.
+bool pathContains(const std::string& outer, const std::string& inner)
+{
+    if (outer == "/") {
+        return true;
+    }
+    return inner == outer || (inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 &&
+                              inner[outer.size()] == '/');
+}
+
+std::string canonicalOrLexical(const std::string& path)
+{
+    char resolved[PATH_MAX];
+    if (realpath(path.c_str(), resolved)) {
+        return resolved;
+    }
+    return path;
+}
+
+std::string baseName(const std::string& path)
+{
+    const auto slash = path.find_last_of('/');
+    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    std::string cleaned;
+    for (char c : name) {
+        cleaned += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '-';
+    }
+    if (cleaned.empty() || !std::isalnum(static_cast<unsigned char>(cleaned.front()))) {
+        cleaned = "session";
+    }
+    return cleaned.substr(0, 40);
+}
+
+}  // namespace
+
+std::string generateSessionId()
+{
+    unsigned char bytes[8];
+    size_t filled = 0;
+    while (filled < sizeof bytes) {
+        const ssize_t got = getrandom(bytes + filled, sizeof bytes - filled, 0);
+        if (got > 0) {
+            filled += static_cast<size_t>(got);
+        } else if (errno != EINTR) {
+            std::abort();  // no randomness: nothing safe to do
+        }
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string id;
+    for (unsigned char byte : bytes) {
+        id += kHex[byte >> 4];
+        id += kHex[byte & 0xf];
+    }
+    return id;
+}
+
+SpecBuilder::SpecBuilder(MoatPaths paths, std::map<std::string, std::string> callerEnvironment,
+                         std::string currentDirectory)
+    : paths_(std::move(paths)),
+      callerEnvironment_(std::move(callerEnvironment)),
+      currentDirectory_(std::move(currentDirectory))
+{
+}
+
+bool SpecBuilder::isSafeVariable(const std::string& name)
+{
+    return name == "PATH" || name == "TERM" || name == "LANG" || name == "TZ" || name == "COLORTERM" ||
+           name.rfind("LC_", 0) == 0;
+}
+
+Result<std::string> SpecBuilder::canonicalPath(const std::string& raw, const std::string& flag) const
+{
+    if (raw.empty()) {
+        return flagError(flag, "the path is empty", "Give an existing directory or file");
+    }
+    const std::string absolute = raw.front() == '/' ? raw : currentDirectory_ + "/" + raw;
+    char resolved[PATH_MAX];
+    if (!realpath(absolute.c_str(), resolved)) {
+        const int err = errno;
+        return Error{flag + ": cannot use '" + raw + "'", err, "Check that the path exists and that you can read it"};
+    }
+    return std::string(resolved);
+}
+
+Status SpecBuilder::refuseMoatDirs(const std::string& path, const std::string& flag) const
+{
+    // The sandbox must never see moat's own records, policy or homes: an agent
+    // that could rewrite its audit log or its policy could widen itself.
+    for (const auto& dir : {paths_.configDir, paths_.stateDir, paths_.dataDir}) {
+        const std::string own = canonicalOrLexical(dir);
+        if (pathContains(path, own) || pathContains(own, path)) {
+            return flagError(flag, "'" + path + "' overlaps moat's own directory " + own,
+                             "Choose a path that neither contains nor lies inside moat's config, state or data "
+                             "directories (set MOAT_STATE_DIR etc. to move them)");
+        }
+    }
+    return {};
+}
+
+Status SpecBuilder::addMount(SandboxSpec& spec, const std::string& raw, bool readOnly) const
+{
+    const std::string flag = readOnly ? "--ro" : "--rw";
+    auto path = canonicalPath(raw, flag);
+    if (!path) {
+        return path.error();
+    }
+    if (path.value() == "/") {
+        return flagError(flag, "the whole host file system cannot be mounted",
+                         "Name the directory the task needs, or use --yolo to give up the boundary on purpose");
+    }
+    if (auto refused = refuseMoatDirs(path.value(), flag); !refused) {
+        return refused;
+    }
+    for (auto& existing : spec.mounts) {
+        if (existing.path == path.value()) {
+            existing.readOnly = existing.readOnly && readOnly;
+            return {};
+        }
+    }
+    spec.mounts.push_back({path.value(), readOnly});
+    return {};
+}
+
+Status SpecBuilder::addEnvironment(SandboxSpec& spec, const std::vector<std::string>& requested) const
+{
+    for (const auto& entry : callerEnvironment_) {
+        if (isSafeVariable(entry.first)) {
+            spec.environment.insert(entry);
+        }
+    }
+    for (const auto& item : requested) {
+        const auto eq = item.find('=');
+        const std::string name = item.substr(0, eq);
+        if (!std::regex_match(name, kVariableName)) {
+            return flagError("--env", "'" + name + "' is not a variable name", "Use NAME or NAME=VALUE");
+        }
+        if (name.rfind("MOAT_", 0) == 0) {
+            return flagError("--env", name + " is set by moat itself", "Pick another name");
+        }
+        std::string value;
+        if (eq != std::string::npos) {
+            value = item.substr(eq + 1);
+        } else if (auto found = callerEnvironment_.find(name); found != callerEnvironment_.end()) {
+            value = found->second;
+        } else {
+            return flagError("--env", name + " is not set in your environment",
+                             "Set it first, or pass a value with --env " + name + "=VALUE");
+        }
+        spec.environment[name] = value;
+        spec.explicitEnv.push_back(name);
+    }
+    return {};
+}
+
+Result<SandboxSpec> SpecBuilder::build(const RunRequest& request) const
+{
+    SandboxSpec spec;
+    spec.sessionId = generateSessionId();
+
+    if (request.command.empty()) {
+        return Error{"no command given", 0, "Put the command after --, e.g. moat run -- bash"};
+    }
+    spec.command = request.command;
+
+    if (request.image.empty() || request.image == "host") {
+        spec.image.kind = ImageRef::Kind::Host;
+    } else {
+        auto root = canonicalPath(request.image, "--image");
+        if (!root) {
+            return flagError("--image", "'" + request.image + "' is neither 'host' nor a root file system directory",
+                             "Give 'host' or a directory that holds an unpacked root file system (with usr/ "
+                             "inside); OCI layouts, archives and Dockerfiles are not supported by this build");
+        }
+        struct stat info {};
+        if (stat((root.value() + "/usr").c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+            return flagError("--image", "'" + root.value() + "' has no usr/ directory",
+                             "Point --image at the top of an unpacked root file system (debootstrap makes one)");
+        }
+        spec.image.kind = ImageRef::Kind::RootfsDir;
+        spec.image.path = root.value();
+    }
+
+    auto workspace = canonicalPath(request.workspace.empty() ? currentDirectory_ : request.workspace, "--workspace");
+    if (!workspace) {
+        return workspace.error();
+    }
+    struct stat info {};
+    if (stat(workspace.value().c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+        return flagError("--workspace", "'" + workspace.value() + "' is not a directory",
+                         "Give the project directory the agent should work in");
+    }
+    if (workspace.value() == "/") {
+        return flagError("--workspace", "the root directory cannot be the workspace",
+                         "Run moat from (or point --workspace at) the project directory");
+    }
+    if (auto refused = refuseMoatDirs(workspace.value(), "--workspace"); !refused) {
+        return refused.error();
+    }
+    spec.workspace = workspace.value();
+
+    for (const auto& path : request.readOnlyPaths) {
+        if (auto added = addMount(spec, path, true); !added) {
+            return added.error();
+        }
+    }
+    for (const auto& path : request.readWritePaths) {
+        if (auto added = addMount(spec, path, false); !added) {
+            return added.error();
+        }
+    }
+    if (auto env = addEnvironment(spec, request.env); !env) {
+        return env.error();
+    }
+
+    if (request.net == "proxy") {
+        spec.network = NetworkMode::Proxy;
+    } else if (request.net == "none") {
+        spec.network = NetworkMode::None;
+    } else if (request.net == "open") {
+        spec.network = NetworkMode::Open;
+    } else {
+        return flagError("--net", "'" + request.net + "' is not a network mode", "Use proxy, none or open");
+    }
+
+    if (request.docker) {
+        return flagError("--docker", "a container engine inside the sandbox is not available in this build",
+                         "Run without --docker; build the image beforehand with the tools the task needs");
+    }
+    spec.sudo = request.sudo;
+    spec.localTcp = request.localTcp;
+    if (request.yolo) {
+        // One flag opens everything, and the record says so (ARCHITECTURE.md, principle 1).
+        spec.yolo = true;
+        spec.sudo = true;
+        spec.network = NetworkMode::Open;
+        spec.localTcp = true;
+    }
+
+    auto ttl = Duration::parse(request.ttl);
+    if (!ttl) {
+        return flagError("--ttl", ttl.error().what, ttl.error().hint);
+    }
+    spec.ttl = ttl.value();
+
+    for (const auto& list : request.allowDegraded) {
+        size_t start = 0;
+        while (start <= list.size()) {
+            const size_t comma = list.find(',', start);
+            const std::string layer = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            if (layer == "landlock") {
+                spec.allowDegraded.insert(DegradableLayer::Landlock);
+            } else if (layer == "seccomp") {
+                spec.allowDegraded.insert(DegradableLayer::Seccomp);
+            } else if (layer == "userns") {
+                spec.allowDegraded.insert(DegradableLayer::UserNamespace);
+            } else {
+                return flagError("--allow-degraded", "'" + layer + "' is not a layer", "Use landlock, seccomp or userns");
+            }
+            if (comma == std::string::npos) {
+                break;
+            }
+            start = comma + 1;
+        }
+    }
+
+    if (request.name.empty()) {
+        spec.name = baseName(spec.workspace) + "-" + spec.sessionId.substr(0, 6);
+    } else if (std::regex_match(request.name, kSessionName)) {
+        spec.name = request.name;
+    } else {
+        return flagError("--name", "'" + request.name + "' is not a usable name",
+                         "Use up to 63 letters, digits, '.', '_' or '-', starting with a letter or digit");
+    }
+    return spec;
+}
+
+}  // namespace moat

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/sandbox_init.h"
+
+#include "runtime/capabilities.h"
+#include "runtime/command_exec.h"
+#include "runtime/loopback.h"
+
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace moat {
+
+namespace {
+
+constexpr int kSetupFailed = 125;
+
+int fail(const InitChannel& channel, const Error& error)
+{
+    (void)channel.send({{"t", "error"}, {"what", error.what}, {"errno", error.errnum}, {"hint", error.hint}});
+    return kSetupFailed;
+}
+
+Status becomeAgent(const AgentIdentity& id)
+{
+    // Root mode: drop the host root's supplementary groups. (An ordinary
+    // invoker's gid map is written with setgroups denied; its supplementary
+    // groups stay attached but appear as nogroup, see docs/threat-model.md.)
+    if (id.privilegedInvoker && ::setgroups(0, nullptr) != 0) {
+        return Error::fromErrno("cannot drop supplementary groups", errno);
+    }
+    if (::setresgid(id.insideGid, id.insideGid, id.insideGid) != 0) {
+        return Error::fromErrno("cannot switch to the agent's group", errno);
+    }
+    if (::setresuid(id.insideUid, id.insideUid, id.insideUid) != 0) {
+        return Error::fromErrno("cannot switch to the agent's user", errno);
+    }
+    return {};
+}
+
+struct Confinement {
+    LandlockReport landlock;
+    bool seccomp = false;
+    nlohmann::json degraded = nlohmann::json::array();
+};
+
+Result<Confinement> confine(const InitConfig& config)
+{
+    Confinement result;
+    if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+        return Error::fromErrno("cannot set no_new_privs", errno);
+    }
+    if (config.landlockAbi >= LandlockPolicy::kMinimumAbi) {
+        auto applied = LandlockPolicy::apply(config.landlock, config.landlockAbi);
+        if (!applied) {
+            return applied.error();
+        }
+        result.landlock = applied.value();
+    } else {
+        result.degraded.push_back("landlock");
+    }
+    auto caps = config.keepNamespaceCaps ? Capabilities::dropInheritable() : Capabilities::dropAll();
+    if (!caps) {
+        return caps.error();
+    }
+    if (config.useSeccomp) {
+        if (auto loaded = SeccompPolicy::apply(config.seccomp); !loaded) {
+            return loaded.error();
+        }
+        result.seccomp = true;
+    } else {
+        result.degraded.push_back("seccomp");
+    }
+    return result;
+}
+
+// Waits for the command, forwarding signals to its process group, and
+// reaping every orphan re-parented to pid 1.
+int superviseCommand(pid_t command, const InitChannel& channel, int signalFd)
+{
+    pollfd fds[2] = {{signalFd, POLLIN, 0}, {channel.fd(), POLLIN, 0}};
+    for (;;) {
+        if (::poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return kSetupFailed;
+        }
+        if (fds[1].revents & POLLIN) {
+            auto message = channel.receive();
+            if (message && message->body["t"] == "resume") {
+                ::kill(-command, SIGCONT);
+            }
+        } else if (fds[1].revents & (POLLHUP | POLLERR)) {
+            fds[1].fd = -1;  // the supervisor is gone; PDEATHSIG ends us
+        }
+        if (!(fds[0].revents & POLLIN)) {
+            continue;
+        }
+        signalfd_siginfo info{};
+        if (::read(signalFd, &info, sizeof info) != sizeof info) {
+            continue;
+        }
+        const int sig = static_cast<int>(info.ssi_signo);
+        if (sig != SIGCHLD) {
+            ::kill(-command, sig);
+            continue;
+        }
+        for (;;) {
+            int status = 0;
+            const pid_t pid = ::waitpid(-1, &status, WNOHANG | WUNTRACED);
+            if (pid <= 0) {
+                break;
+            }
+            if (pid != command) {
+                continue;  // an orphan: reaped, nothing else to do
+            }
+            if (WIFSTOPPED(status)) {
+                (void)channel.send({{"t", "stopped"}, {"signal", WSTOPSIG(status)}});
+                continue;
+            }
+            // Returning ends pid 1, and with it every process left in the
+            // sandbox's pid namespace.
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+    }
+}
+
+}  // namespace
+
+int runSandboxInit(const InitConfig& config, const InitChannel& channel)
+{
+    // If the supervisor dies, so does the sandbox: pid 1 going away kills
+    // every process in its pid namespace.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+
+    auto go = channel.receive();
+    if (!go || go->body["t"] != "go") {
+        return kSetupFailed;
+    }
+    RootfsBuilder rootfs(config.rootfs);
+    if (auto opened = rootfs.openSources(); !opened) {
+        return fail(channel, opened.error());
+    }
+    if (auto became = becomeAgent(config.rootfs.identity); !became) {
+        return fail(channel, became.error());
+    }
+    const std::string& hostname = config.rootfs.hostname;
+    if (::sethostname(hostname.c_str(), hostname.size()) != 0) {
+        return fail(channel, Error::fromErrno("cannot set the sandbox's host name", errno));
+    }
+    if (auto built = rootfs.build(); !built) {
+        return fail(channel, built.error());
+    }
+    if (config.newNetwork) {
+        if (auto up = bringUpLoopback(); !up) {
+            return fail(channel, up.error());
+        }
+    }
+    auto terminal = openAgentTerminal(config);
+    if (!terminal) {
+        return fail(channel, terminal.error());
+    }
+    if (terminal->master) {
+        if (auto sent = channel.send({{"t", "pty"}}, terminal->master.get()); !sent) {
+            return kSetupFailed;
+        }
+        terminal->master.reset();
+    }
+
+    // Signals for init itself arrive through a signalfd; the command starts
+    // with an empty mask and default handlers.
+    sigset_t handled;
+    sigemptyset(&handled);
+    for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT}) {
+        sigaddset(&handled, sig);
+    }
+    sigprocmask(SIG_BLOCK, &handled, nullptr);
+    const int signalFd = ::signalfd(-1, &handled, SFD_CLOEXEC);
+    if (signalFd < 0) {
+        return fail(channel, Error::fromErrno("cannot create a signalfd", errno));
+    }
+
+    auto confined = confine(config);
+    if (!confined) {
+        return fail(channel, confined.error());
+    }
+    // Not dumpable: the agent, though it has the same uid, cannot ptrace init
+    // or read its memory to forge messages to the supervisor.
+    ::prctl(PR_SET_DUMPABLE, 0);
+    (void)channel.send({{"t", "confined"},
+                        {"landlock_abi", confined->landlock.abi},
+                        {"landlock_fs", confined->landlock.handledFs},
+                        {"landlock_net", confined->landlock.handledNet},
+                        {"landlock_scoped", confined->landlock.scoped},
+                        {"seccomp", confined->seccomp},
+                        {"degraded", confined->degraded}});
+
+    auto started = startCommand(config, terminal.value(), handled);
+    if (!started) {
+        const int err = started.error().errnum;
+        (void)channel.send({{"t", "exec_failed"}, {"errno", err}, {"command", config.command.front()}});
+        return err == ENOENT ? 127 : 126;
+    }
+    (void)channel.send({{"t", "started"}, {"pid", started.value()}});
+    return superviseCommand(started.value(), channel, signalFd);
+}
+
+}  // namespace moat

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "base/error.h"
+#include "base/moat_paths.h"
+#include "base/unique_fd.h"
+#include "policy/sandbox_spec.h"
+#include "runtime/agent_identity.h"
+#include "runtime/init_channel.h"
+
+#include <sys/types.h>
+
+#include <nlohmann/json.hpp>
+
+namespace moat {
+
+struct StdioMode {
+    bool stdinTty = false;
+    bool stdoutTty = false;
+    bool stderrTty = false;
+};
+
+// A started sandbox, as its supervisor holds it: every fd that leads in or
+// out of the sandbox is here, outside it.
+struct Sandbox {
+    pid_t initPid = -1;
+    UniqueFd pidfd;
+    InitChannel channel;
+    UniqueFd ptyMaster;   // when any stream is a terminal
+    UniqueFd stdinWrite;  // when stdin is not a terminal
+    UniqueFd stdoutRead;  // when stdout is not a terminal
+    UniqueFd stderrRead;  // when stderr is not a terminal
+    AgentIdentity identity;
+    nlohmann::json confinement;  // what init reported it enforced
+    std::string hostname;
+};
+
+// Creates the sandbox for a spec (supervisor side): checks the kernel,
+// prepares the agent's home and (as root) idmapped mounts, clones sandbox init
+// into new user, mount, pid, net, ipc, uts, cgroup and time namespaces,
+// writes its id maps, and waits until init reports the sandbox confined.
+// Must be called while the process is single-threaded.
+class SandboxLauncher {
+public:
+    static Result<Sandbox> launch(const SandboxSpec& spec, const MoatPaths& paths, StdioMode stdio);
+};
+
+}  // namespace moat

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "session/stdio_relay.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+
+namespace moat {
+
+StdioRelay::StdioRelay() : wake_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
+
+StdioRelay::~StdioRelay()
+{
+    finish(0);
+}
+
+void StdioRelay::add(Stream stream)
+{
+    if (stream.sandboxFd) {
+        // Our own end: safe to make non-blocking.
+        ::fcntl(stream.sandboxFd.get(), F_SETFL, ::fcntl(stream.sandboxFd.get(), F_GETFL) | O_NONBLOCK);
+    }
+    channels_.push_back(Channel{std::move(stream), {}, false});
+}
+
+void StdioRelay::start()
+{
+    thread_ = std::thread([this] { run(); });
+}
+
+bool StdioRelay::outputsEnded() const
+{
+    for (const auto& channel : channels_) {
+        if (!channel.stream.toSandbox && !channel.ended) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void StdioRelay::finish(int timeoutMs)
+{
+    if (!thread_.joinable()) {
+        return;
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (!done_ && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    stopping_ = true;
+    const uint64_t one = 1;
+    (void)::write(wake_.get(), &one, sizeof one);
+    thread_.join();
+}
+
+void StdioRelay::run()
+{
+    constexpr size_t kReadChunk = 65536;
+    char buffer[kReadChunk];
+    while (!stopping_ && !outputsEnded()) {
+        std::vector<pollfd> fds;
+        std::vector<Channel*> owners;
+        fds.push_back({wake_.get(), POLLIN, 0});
+        owners.push_back(nullptr);
+        for (auto& channel : channels_) {
+            if (channel.ended) {
+                continue;
+            }
+            const int source = channel.stream.toSandbox ? channel.stream.userFd : channel.stream.sandboxFd.get();
+            const int sink = channel.stream.toSandbox ? channel.stream.sandboxFd.get() : channel.stream.userFd;
+            fds.push_back(channel.pending.empty() ? pollfd{source, POLLIN, 0} : pollfd{sink, POLLOUT, 0});
+            owners.push_back(&channel);
+        }
+        if (::poll(fds.data(), fds.size(), -1) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            break;
+        }
+        for (size_t i = 1; i < fds.size(); ++i) {
+            Channel& channel = *owners[i];
+            const short revents = fds[i].revents;
+            if (revents == 0) {
+                continue;
+            }
+            const int source = channel.stream.toSandbox ? channel.stream.userFd : channel.stream.sandboxFd.get();
+            const int sink = channel.stream.toSandbox ? channel.stream.sandboxFd.get() : channel.stream.userFd;
+            if (channel.pending.empty()) {
+                const ssize_t n = ::read(source, buffer, sizeof buffer);
+                if (n > 0) {
+                    channel.pending.assign(buffer, static_cast<size_t>(n));
+                } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+                    // EOF, or EIO from a pty master whose slaves are all closed.
+                    channel.ended = true;
+                    if (channel.stream.toSandbox && channel.stream.closeOnEof) {
+                        channel.stream.sandboxFd.reset();
+                    }
+                }
+            } else {
+                const size_t chunk = channel.pending.size() < PIPE_BUF ? channel.pending.size() : PIPE_BUF;
+                const ssize_t n = ::write(sink, channel.pending.data(), chunk);
+                if (n > 0) {
+                    channel.pending.erase(0, static_cast<size_t>(n));
+                } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+                    // The reader went away (EPIPE): stop this direction so the
+                    // writer on the other side sees it too.
+                    channel.ended = true;
+                    channel.stream.sandboxFd.reset();
+                }
+            }
+        }
+    }
+    done_ = true;
+}
+
+}  // namespace moat

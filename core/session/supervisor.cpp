@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "session/supervisor.h"
+
+#include "runtime/syscalls.h"
+#include "session/stdio_relay.h"
+#include "session/terminal_guard.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <spdlog/spdlog.h>
+
+#include <cstring>
+#include <iostream>
+
+namespace moat {
+
+namespace asio = boost::asio;
+
+namespace {
+
+std::string isoTime(std::chrono::system_clock::time_point when)
+{
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(when);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+}  // namespace
+
+Supervisor::Supervisor(SandboxSpec spec, MoatPaths paths, SupervisorOptions options)
+    : spec_(std::move(spec)),
+      paths_(std::move(paths)),
+      options_(std::move(options)),
+      signals_(io_),
+      ttlTimer_(io_),
+      graceTimer_(io_)
+{
+}
+
+Supervisor::~Supervisor() = default;
+
+void Supervisor::say(const std::string& text) const
+{
+    // The user's terminal may be raw: end lines with CR LF.
+    const std::string line = "moat: " + text + (terminal_ ? "\r\n" : "\n");
+    (void)::write(STDERR_FILENO, line.data(), line.size());
+}
+
+void Supervisor::record(const std::string& type, nlohmann::json data)
+{
+    if (!log_) {
+        return;
+    }
+    if (auto written = log_->append(type, std::move(data)); !written) {
+        spdlog::warn("{}", written.error().message());
+    }
+}
+
+int Supervisor::failSetup(const Error& error)
+{
+    record("session.end", {{"reason", "setup_failed"}, {"error", error.message()}, {"exit_code", 125}});
+    if (store_) {
+        (void)store_->writeStatus({{"state", "failed"}, {"exit_code", 125}, {"error", error.message()},
+                                   {"ended", isoTime(std::chrono::system_clock::now())}});
+    }
+    say(error.message());
+    return 125;
+}
+
+int Supervisor::run()
+{
+    auto store = SessionStore::create(paths_, spec_);
+    if (!store) {
+        say(store.error().message());
+        return 125;
+    }
+    store_ = std::move(store.value());
+    auto log = EventLog::open(store_->eventsPath(), spec_.sessionId);
+    if (!log) {
+        return failSetup(log.error());
+    }
+    log_ = std::move(log.value());
+    if (!options_.jsonEventsPath.empty()) {
+        if (auto mirrored = log_->mirrorTo(options_.jsonEventsPath); !mirrored) {
+            return failSetup(mirrored.error());
+        }
+    }
+
+    stdio_.stdinTty = ::isatty(STDIN_FILENO);
+    stdio_.stdoutTty = ::isatty(STDOUT_FILENO);
+    stdio_.stderrTty = ::isatty(STDERR_FILENO);
+
+    // Launched while this process is still single-threaded (clone3 + work
+    // in the child).
+    auto launched = SandboxLauncher::launch(spec_, paths_, stdio_);
+    if (!launched) {
+        return failSetup(launched.error());
+    }
+    sandbox_ = std::move(launched.value());
+    const auto started = std::chrono::system_clock::now();
+    expiresAt_ = started + spec_.ttl.seconds();
+
+    const auto& confinement = sandbox_.confinement;
+    nlohmann::json degraded = confinement.value("degraded", nlohmann::json::array());
+    record("session.start",
+           {{"name", spec_.name},
+            {"image", spec_.image.toString()},
+            {"workspace", spec_.workspace},
+            {"flags", spec_.flagBadges()},
+            {"yolo", spec_.yolo},
+            {"net", toString(spec_.network)},
+            {"command", spec_.command},
+            {"agent", {{"host_uid", sandbox_.identity.hostUid}, {"uid", sandbox_.identity.insideUid},
+                       {"user", sandbox_.identity.name}}},
+            {"hostname", sandbox_.hostname},
+            {"landlock", {{"abi", confinement.value("landlock_abi", -1)},
+                          {"fs", confinement.value("landlock_fs", 0ULL)},
+                          {"net", confinement.value("landlock_net", 0ULL)},
+                          {"scoped", confinement.value("landlock_scoped", 0ULL)}}},
+            {"seccomp", confinement.value("seccomp", false)},
+            {"degraded", degraded},
+            {"ttl", spec_.ttl.toString()},
+            {"expires", isoTime(expiresAt_)}});
+    for (const auto& layer : degraded) {
+        say("warning: running without " + layer.get<std::string>() + " (--allow-degraded); the sandbox is weaker");
+    }
+    (void)store_->writeStatus({{"state", "running"}, {"started", isoTime(started)}, {"expires", isoTime(expiresAt_)},
+                               {"supervisor_pid", ::getpid()}});
+
+    const int ttyFd = stdio_.stdinTty ? STDIN_FILENO : stdio_.stdoutTty ? STDOUT_FILENO : STDERR_FILENO;
+    if (sandbox_.ptyMaster) {
+        terminal_ = std::make_unique<TerminalGuard>(ttyFd);
+        terminal_->copySettings(sandbox_.ptyMaster.get());
+        terminal_->copyWindowSize(sandbox_.ptyMaster.get());
+        if (stdio_.stdinTty) {
+            terminal_->makeRaw();
+        }
+    }
+
+    relay_ = std::make_unique<StdioRelay>();
+    auto dupMaster = [this] { return UniqueFd(::fcntl(sandbox_.ptyMaster.get(), F_DUPFD_CLOEXEC, 3)); };
+    relay_->add({STDIN_FILENO, stdio_.stdinTty ? dupMaster() : std::move(sandbox_.stdinWrite), true, true});
+    relay_->add({STDOUT_FILENO, stdio_.stdoutTty ? dupMaster() : std::move(sandbox_.stdoutRead), false, true});
+    if (stdio_.stderrTty && stdio_.stdoutTty) {
+        // One pty carries both: relaying it twice would duplicate the output.
+    } else {
+        relay_->add({STDERR_FILENO, stdio_.stderrTty ? dupMaster() : std::move(sandbox_.stderrRead), false, true});
+    }
+    relay_->start();
+
+    watchInit();
+    watchChannel();
+    watchSignals();
+    armTtl();
+    io_.run();
+
+    relay_->finish(2000);
+    if (terminal_) {
+        terminal_->restore();
+    }
+    record("session.end", {{"reason", endReason_}, {"exit_code", exitCode_}});
+    (void)store_->writeStatus({{"state", expired_ ? "expired" : "exited"},
+                               {"exit_code", exitCode_},
+                               {"started", isoTime(started)},
+                               {"expires", isoTime(expiresAt_)},
+                               {"ended", isoTime(std::chrono::system_clock::now())}});
+    return exitCode_;
+}
+
+void Supervisor::watchInit()
+{
+    initWatch_.emplace(io_, ::fcntl(sandbox_.pidfd.get(), F_DUPFD_CLOEXEC, 3));
+    initWatch_->async_wait(asio::posix::descriptor_base::wait_read, [this](const boost::system::error_code& ec) {
+        if (!ec) {
+            onInitExited();
+        }
+    });
+}
+
+void Supervisor::onInitExited()
+{
+    siginfo_t info{};
+    if (::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(sandbox_.pidfd.get()), &info, WEXITED) == 0) {
+        exitCode_ = info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
+    }
+    if (expired_) {
+        endReason_ = "expired";
+    }
+    ttlTimer_.cancel();
+    graceTimer_.cancel();
+    signals_.cancel();
+    if (channelWatch_) {
+        channelWatch_->cancel();
+    }
+    io_.stop();
+}
+
+void Supervisor::watchChannel()
+{
+    if (!channelWatch_) {
+        channelWatch_.emplace(io_, ::fcntl(sandbox_.channel.fd(), F_DUPFD_CLOEXEC, 3));
+    }
+    channelWatch_->async_wait(asio::posix::descriptor_base::wait_read, [this](const boost::system::error_code& ec) {
+        if (ec) {
+            return;
+        }
+        auto message = sandbox_.channel.receive();
+        if (!message) {
+            if (message.error().errnum == EAGAIN) {
+                watchChannel();
+            }
+            return;  // init is gone; the pidfd tells us how it ended
+        }
+        // From here on init speaks from inside the sandbox: only act on
+        // messages whose worst case is a wrong line on the user's terminal.
+        const auto& body = message->body;
+        const std::string type = body["t"].get<std::string>();
+        if (type == "started") {
+            record("exec", {{"argv", spec_.command}, {"pid", body.value("pid", 0)}});
+        } else if (type == "exec_failed") {
+            const int err = body.value("errno", 0);
+            say("cannot execute '" + spec_.command.front() + "' in the sandbox: " + std::strerror(err) +
+                (err == ENOENT ? ". Is it installed in the image and on the sandbox's PATH?" : ""));
+            record("exec", {{"argv", spec_.command}, {"error", std::strerror(err)}});
+        } else if (type == "stopped") {
+            onJobStopped();
+        }
+        watchChannel();
+    });
+}
+
+void Supervisor::onJobStopped()
+{
+    // Ctrl-Z in the agent's terminal: hand the user's terminal back to their
+    // shell by stopping ourselves (and the moat CLI in our process group).
+    if (!terminal_ || !stdio_.stdinTty || ::tcgetpgrp(STDIN_FILENO) != ::getpgrp()) {
+        (void)sandbox_.channel.send({{"t", "resume"}});
+        return;
+    }
+    terminal_->restore();
+    ::kill(0, SIGTSTP);
+}
+
+void Supervisor::watchSignals()
+{
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGCONT, SIGUSR1, SIGUSR2}) {
+        signals_.add(sig);
+    }
+    signals_.async_wait([this](const boost::system::error_code& ec, int sig) {
+        if (ec) {
+            return;
+        }
+        if (sig == SIGWINCH) {
+            if (terminal_ && sandbox_.ptyMaster) {
+                terminal_->copyWindowSize(sandbox_.ptyMaster.get());
+            }
+        } else if (sig == SIGCONT) {
+            if (terminal_ && stdio_.stdinTty) {
+                terminal_->makeRaw();
+                terminal_->copyWindowSize(sandbox_.ptyMaster.get());
+            }
+            (void)sandbox_.channel.send({{"t", "resume"}});
+        } else if (::getppid() != options_.parentPid && options_.parentPid > 0) {
+            // Our parent (moat) is gone: nothing may outlive it.
+            sys::pidfdSendSignal(sandbox_.pidfd.get(), SIGKILL);
+            endReason_ = "parent_exited";
+        } else {
+            forwardSignal(sig);
+        }
+        watchSignals();
+    });
+}
+
+void Supervisor::forwardSignal(int sig)
+{
+    // Init forwards it to the command's process group.
+    sys::pidfdSendSignal(sandbox_.pidfd.get(), sig);
+}
+
+void Supervisor::armTtl()
+{
+    ttlTimer_.expires_after(spec_.ttl.seconds());
+    ttlTimer_.async_wait([this](const boost::system::error_code& ec) {
+        if (ec) {
+            return;
+        }
+        expired_ = true;
+        record("ttl.expire", {{"ttl", spec_.ttl.toString()}, {"grace_seconds", options_.termGrace.count()}});
+        say("session " + spec_.name + " reached its time limit (--ttl " + spec_.ttl.toString() +
+            "); stopping it. Start it again with a longer --ttl if the task needs more time");
+        forwardSignal(SIGTERM);
+        graceTimer_.expires_after(options_.termGrace);
+        graceTimer_.async_wait([this](const boost::system::error_code& graceEc) {
+            if (!graceEc) {
+                // Killing pid 1 of the sandbox kills everything in it.
+                sys::pidfdSendSignal(sandbox_.pidfd.get(), SIGKILL);
+            }
+        });
+    });
+}
+
+}  // namespace moat

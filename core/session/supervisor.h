@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "audit/event_log.h"
+#include "base/moat_paths.h"
+#include "policy/sandbox_spec.h"
+#include "runtime/sandbox_launcher.h"
+#include "session/session_store.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <sys/types.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace moat {
+
+class StdioRelay;
+class TerminalGuard;
+
+struct SupervisorOptions {
+    std::string jsonEventsPath;  // --json-events
+    std::chrono::seconds termGrace{5};
+    pid_t parentPid = 0;  // the moat process that started us; its death ends the session
+};
+
+// moat-supervisor's main loop for one session (outside the sandbox): starts
+// the sandbox, relays the user's terminal, forwards signals, records the
+// timeline, enforces the TTL, and returns the exit status `moat run` reports.
+class Supervisor {
+public:
+    Supervisor(SandboxSpec spec, MoatPaths paths, SupervisorOptions options);
+    ~Supervisor();
+
+    int run();
+
+private:
+    void watchInit();
+    void watchChannel();
+    void watchSignals();
+    void armTtl();
+    void onInitExited();
+    void onJobStopped();
+    void forwardSignal(int sig);
+    void record(const std::string& type, nlohmann::json data);
+    void say(const std::string& text) const;
+    int failSetup(const Error& error);
+
+    SandboxSpec spec_;
+    MoatPaths paths_;
+    SupervisorOptions options_;
+    std::optional<SessionStore> store_;
+    std::optional<EventLog> log_;
+    Sandbox sandbox_;
+    StdioMode stdio_;
+
+    boost::asio::io_context io_;
+    std::optional<boost::asio::posix::stream_descriptor> initWatch_;
+    std::optional<boost::asio::posix::stream_descriptor> channelWatch_;
+    boost::asio::signal_set signals_;
+    boost::asio::steady_timer ttlTimer_;
+    boost::asio::steady_timer graceTimer_;
+    std::unique_ptr<StdioRelay> relay_;
+    std::unique_ptr<TerminalGuard> terminal_;
+
+    int exitCode_ = 125;
+    bool expired_ = false;
+    std::string endReason_ = "exited";
+    std::chrono::system_clock::time_point expiresAt_;
+};
+
+}  // namespace moat

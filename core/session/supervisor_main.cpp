@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+// moat-supervisor: one per session, outside the sandbox. Started by `moat`
+// (embedded mode) or by moatd, never by hand. Reads the session's
+// SandboxSpec as JSON from --spec-fd, runs the session, and exits with the
+// status `moat run` reports.
+
+#include "base/moat_paths.h"
+#include "policy/spec_json.h"
+#include "session/supervisor.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cerrno>
+#include <iostream>
+
+namespace {
+
+moat::Result<std::string> readAll(int fd)
+{
+    std::string text;
+    char buffer[65536];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return moat::Error::fromErrno("cannot read the session spec", errno);
+        }
+        if (n == 0) {
+            return text;
+        }
+        text.append(buffer, static_cast<size_t>(n));
+        if (text.size() > (1 << 20)) {
+            return moat::Error{"the session spec is larger than 1 MiB", EFBIG};
+        }
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    CLI::App app{"moat-supervisor: runs one moat session outside its sandbox (started by moat, not by hand)"};
+    int specFd = -1;
+    std::string jsonEvents;
+    int verbosity = 0;
+    pid_t parentPid = 0;
+    app.add_option("--spec-fd", specFd, "Read the SandboxSpec JSON from this fd")->required();
+    app.add_option("--json-events", jsonEvents, "Also write the session's events to FILE");
+    app.add_option("--parent-pid", parentPid, "The moat process whose death ends the session");
+    app.add_flag("-v,--verbose", verbosity, "More diagnostics (repeatable)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? 0 : 125;
+    }
+
+    auto logger = spdlog::stderr_logger_st("moat-supervisor");
+    spdlog::set_default_logger(logger);
+    spdlog::set_level(verbosity >= 2 ? spdlog::level::trace
+                      : verbosity == 1 ? spdlog::level::debug
+                                       : spdlog::level::warn);
+
+    // If moat dies, we are told (and then stop the sandbox for good).
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (parentPid > 0 && ::getppid() != parentPid) {
+        std::cerr << "moat: the moat process that started this session is gone\n";
+        return 125;
+    }
+    ::signal(SIGPIPE, SIG_IGN);
+
+    auto text = readAll(specFd);
+    ::close(specFd);
+    if (!text) {
+        std::cerr << "moat: " << text.error().message() << "\n";
+        return 125;
+    }
+    auto json = nlohmann::json::parse(text.value(), nullptr, false);
+    auto spec = moat::specFromJson(json);
+    if (!spec) {
+        std::cerr << "moat: " << spec.error().message() << "\n";
+        return 125;
+    }
+    spdlog::debug("session {} ({}) starting", spec->sessionId, spec->name);
+    moat::SupervisorOptions options;
+    options.jsonEventsPath = jsonEvents;
+    options.parentPid = parentPid;
+    moat::Supervisor supervisor(std::move(spec.value()), moat::MoatPaths::fromEnvironment(), options);
+    return supervisor.run();
+}
