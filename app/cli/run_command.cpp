@@ -83,15 +83,12 @@ RunCommand::RunCommand(CLI::App& parent)
         ->type_name("FILE");
     command_->add_flag("--embedded", embedded_, "Run the supervisor directly (the only mode of this build)");
     command_->add_option("command", request_.command, "The command to run, after --")->type_name("COMMAND");
-    command_->prefix_command();
+    // Options end at the command: `moat run ls -la` runs `ls -la`.
+    command_->positionals_at_end(true);
 }
 
 int RunCommand::execute(int verbosity)
 {
-    // Everything after the first positional belongs to the command.
-    for (const auto& extra : command_->remaining()) {
-        request_.command.push_back(extra);
-    }
     const MoatPaths paths = MoatPaths::fromEnvironment();
     SpecBuilder builder(paths, callerEnvironment(), currentDirectory());
     auto spec = builder.build(request_);

@@ -192,6 +192,7 @@ void Supervisor::onInitExited()
     if (expired_) {
         endReason_ = "expired";
     }
+    (void)drainChannel();  // e.g. why the command could not be executed
     ttlTimer_.cancel();
     graceTimer_.cancel();
     signals_.cancel();
@@ -204,35 +205,44 @@ void Supervisor::onInitExited()
 void Supervisor::watchChannel()
 {
     if (!channelWatch_) {
+        ::fcntl(sandbox_.channel.fd(), F_SETFL, ::fcntl(sandbox_.channel.fd(), F_GETFL) | O_NONBLOCK);
         channelWatch_.emplace(io_, ::fcntl(sandbox_.channel.fd(), F_DUPFD_CLOEXEC, 3));
     }
     channelWatch_->async_wait(asio::posix::descriptor_base::wait_read, [this](const boost::system::error_code& ec) {
-        if (ec) {
-            return;
+        if (!ec && drainChannel()) {
+            watchChannel();
         }
+    });
+}
+
+bool Supervisor::drainChannel()
+{
+    for (;;) {
         auto message = sandbox_.channel.receive();
         if (!message) {
-            if (message.error().errnum == EAGAIN) {
-                watchChannel();
-            }
-            return;  // init is gone; the pidfd tells us how it ended
+            // EAGAIN: nothing more for now. Anything else: init is gone, and
+            // the pidfd tells how it ended.
+            return message.error().errnum == EAGAIN;
         }
-        // From here on init speaks from inside the sandbox: only act on
-        // messages whose worst case is a wrong line on the user's terminal.
-        const auto& body = message->body;
-        const std::string type = body["t"].get<std::string>();
-        if (type == "started") {
-            record("exec", {{"argv", spec_.command}, {"pid", body.value("pid", 0)}});
-        } else if (type == "exec_failed") {
-            const int err = body.value("errno", 0);
-            say("cannot execute '" + spec_.command.front() + "' in the sandbox: " + std::strerror(err) +
-                (err == ENOENT ? ". Is it installed in the image and on the sandbox's PATH?" : ""));
-            record("exec", {{"argv", spec_.command}, {"error", std::strerror(err)}});
-        } else if (type == "stopped") {
-            onJobStopped();
-        }
-        watchChannel();
-    });
+        handleInitMessage(message->body);
+    }
+}
+
+void Supervisor::handleInitMessage(const nlohmann::json& body)
+{
+    // From here on init speaks from inside the sandbox: only act on messages
+    // whose worst case is a wrong line on the user's terminal.
+    const std::string type = body["t"].get<std::string>();
+    if (type == "started") {
+        record("exec", {{"argv", spec_.command}, {"pid", body.value("pid", 0)}});
+    } else if (type == "exec_failed") {
+        const int err = body.value("errno", 0);
+        say("cannot execute '" + spec_.command.front() + "' in the sandbox: " + std::strerror(err) +
+            (err == ENOENT ? ". Is it installed in the image and on the sandbox's PATH?" : ""));
+        record("exec", {{"argv", spec_.command}, {"error", std::strerror(err)}});
+    } else if (type == "stopped") {
+        onJobStopped();
+    }
 }
 
 void Supervisor::onJobStopped()

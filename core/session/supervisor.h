@@ -42,6 +42,8 @@ public:
 private:
     void watchInit();
     void watchChannel();
+    bool drainChannel();
+    void handleInitMessage(const nlohmann::json& body);
     void watchSignals();
     void armTtl();
     void onInitExited();
