@@ -2,8 +2,7 @@
 #include "supervisor_process.h"
 
 #include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,19 +16,6 @@
 #endif
 
 namespace moat::cli {
-
-namespace {
-
-volatile sig_atomic_t g_child = 0;
-
-void forwardToSupervisor(int sig)
-{
-    if (g_child > 0) {
-        ::kill(g_child, sig);
-    }
-}
-
-}  // namespace
 
 std::string supervisorPath()
 {
@@ -54,77 +40,31 @@ int runSupervisor(const std::string& specJson, const std::string& jsonEventsPath
                   << ". Reinstall moat, or run the moat binary from its build directory\n";
         return 125;
     }
-    int specPipe[2];
-    if (::pipe2(specPipe, O_CLOEXEC) != 0) {
-        std::cerr << "moat: cannot create a pipe: " << std::strerror(errno) << "\n";
+    // The spec travels on a sealed memfd: the supervisor reads it whole, and
+    // nobody else can change it in between.
+    const int specFd = ::memfd_create("moat-spec", MFD_ALLOW_SEALING);
+    if (specFd < 0 || ::write(specFd, specJson.data(), specJson.size()) != static_cast<ssize_t>(specJson.size()) ||
+        ::fcntl(specFd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) != 0 ||
+        ::lseek(specFd, 0, SEEK_SET) != 0) {
+        std::cerr << "moat: cannot hand the session spec to moat-supervisor: " << std::strerror(errno) << "\n";
         return 125;
     }
-    const pid_t parent = ::getpid();
-    // Ignored while the session runs: a Ctrl-C on a non-pty session reaches
-    // the supervisor too, which forwards it to the command.
-    ::signal(SIGINT, SIG_IGN);
-    ::signal(SIGQUIT, SIG_IGN);
-    const pid_t child = ::fork();
-    if (child < 0) {
-        std::cerr << "moat: cannot start moat-supervisor: " << std::strerror(errno) << "\n";
-        return 125;
+    std::vector<std::string> args = {binary, "--spec-fd", std::to_string(specFd)};
+    if (!jsonEventsPath.empty()) {
+        args.insert(args.end(), {"--json-events", jsonEventsPath});
     }
-    if (child == 0) {
-        ::signal(SIGINT, SIG_DFL);
-        ::signal(SIGQUIT, SIG_DFL);
-        ::close(specPipe[1]);
-        std::vector<std::string> args = {binary, "--spec-fd", std::to_string(specPipe[0]), "--parent-pid",
-                                         std::to_string(parent)};
-        if (!jsonEventsPath.empty()) {
-            args.insert(args.end(), {"--json-events", jsonEventsPath});
-        }
-        for (int i = 0; i < verbosity; ++i) {
-            args.emplace_back("-v");
-        }
-        std::vector<char*> argv;
-        for (auto& arg : args) {
-            argv.push_back(arg.data());
-        }
-        argv.push_back(nullptr);
-        ::fcntl(specPipe[0], F_SETFD, 0);
-        ::execv(binary.c_str(), argv.data());
-        std::cerr << "moat: cannot execute " << binary << ": " << std::strerror(errno) << "\n";
-        ::_exit(125);
+    for (int i = 0; i < verbosity; ++i) {
+        args.emplace_back("-v");
     }
-    g_child = child;
-    struct sigaction forward {};
-    forward.sa_handler = forwardToSupervisor;
-    sigemptyset(&forward.sa_mask);
-    ::sigaction(SIGTERM, &forward, nullptr);
-    ::sigaction(SIGHUP, &forward, nullptr);
-
-    ::close(specPipe[0]);
-    ::signal(SIGPIPE, SIG_IGN);
-    size_t done = 0;
-    while (done < specJson.size()) {
-        const ssize_t n = ::write(specPipe[1], specJson.data() + done, specJson.size() - done);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            break;
-        }
-        done += static_cast<size_t>(n);
+    std::vector<char*> argv;
+    for (auto& arg : args) {
+        argv.push_back(arg.data());
     }
-    ::close(specPipe[1]);
-
-    int status = 0;
-    while (::waitpid(child, &status, 0) < 0) {
-        if (errno != EINTR) {
-            std::cerr << "moat: lost track of moat-supervisor: " << std::strerror(errno) << "\n";
-            return 125;
-        }
-    }
-    if (WIFEXITED(status)) {
-        return WEXITSTATUS(status);
-    }
-    std::cerr << "moat: moat-supervisor died of signal " << WTERMSIG(status)
-              << " (" << strsignal(WTERMSIG(status)) << "); the sandbox went with it\n";
+    argv.push_back(nullptr);
+    // Embedded mode: this process becomes the session's supervisor, so that
+    // moat and the supervisor live and die together.
+    ::execv(binary.c_str(), argv.data());
+    std::cerr << "moat: cannot execute " << binary << ": " << std::strerror(errno) << "\n";
     return 125;
 }
 

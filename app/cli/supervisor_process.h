@@ -5,8 +5,8 @@
 
 namespace moat::cli {
 
-// Embedded mode: starts moat-supervisor as a child with the spec on a pipe,
-// forwards SIGTERM/SIGHUP to it, and returns the exit status to report.
+// Embedded mode: replaces this process with moat-supervisor, the spec on a
+// sealed memfd. Returns (125) only when that fails.
 int runSupervisor(const std::string& specJson, const std::string& jsonEventsPath, int verbosity);
 
 // The moat-supervisor next to this binary, else the installed one.

@@ -7,14 +7,37 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
-#include <regex>
+#include <cctype>
 
 namespace moat {
 
 namespace {
 
-const std::regex kVariableName("[A-Za-z_][A-Za-z0-9_]*");
-const std::regex kSessionName("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}");
+bool isVariableName(const std::string& name)
+{
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) {
+        return false;
+    }
+    for (char c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool isSessionName(const std::string& name)
+{
+    if (name.empty() || name.size() > 63 || !std::isalnum(static_cast<unsigned char>(name.front()))) {
+        return false;
+    }
+    for (char c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') {
+            return false;
+        }
+    }
+    return true;
+}
 
 Error flagError(const std::string& flag, const std::string& what, const std::string& hint)
 {
@@ -154,7 +177,7 @@ Status SpecBuilder::addEnvironment(SandboxSpec& spec, const std::vector<std::str
     for (const auto& item : requested) {
         const auto eq = item.find('=');
         const std::string name = item.substr(0, eq);
-        if (!std::regex_match(name, kVariableName)) {
+        if (!isVariableName(name)) {
             return flagError("--env", "'" + name + "' is not a variable name", "Use NAME or NAME=VALUE");
         }
         if (name.rfind("MOAT_", 0) == 0) {
@@ -288,7 +311,7 @@ Result<SandboxSpec> SpecBuilder::build(const RunRequest& request) const
 
     if (request.name.empty()) {
         spec.name = baseName(spec.workspace) + "-" + spec.sessionId.substr(0, 6);
-    } else if (std::regex_match(request.name, kSessionName)) {
+    } else if (isSessionName(request.name)) {
         spec.name = request.name;
     } else {
         return flagError("--name", "'" + request.name + "' is not a usable name",

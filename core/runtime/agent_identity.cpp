@@ -4,9 +4,28 @@
 #include <pwd.h>
 #include <unistd.h>
 
-#include <regex>
+#include <cctype>
 
 namespace moat {
+
+namespace {
+
+// The name goes into the sandbox's /etc/passwd: keep to the portable set.
+bool isPortableUserName(const std::string& name)
+{
+    if (name.empty() || name.size() > 32 || !(std::islower(static_cast<unsigned char>(name.front())) || name.front() == '_')) {
+        return false;
+    }
+    for (char c : name) {
+        if (!std::islower(static_cast<unsigned char>(c)) && !std::isdigit(static_cast<unsigned char>(c)) && c != '_' &&
+            c != '.' && c != '-') {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
 
 Result<AgentIdentity> AgentIdentity::forCurrentProcess(bool sudo)
 {
@@ -24,8 +43,7 @@ Result<AgentIdentity> AgentIdentity::forCurrentProcess(bool sudo)
         id.insideUid = id.hostUid;
         id.insideGid = id.hostGid;
         const passwd* entry = getpwuid(id.hostUid);
-        static const std::regex kUserName("[a-z_][a-z0-9_.-]{0,31}");
-        id.name = entry && std::regex_match(entry->pw_name, kUserName) ? entry->pw_name : "agent";
+        id.name = entry && isPortableUserName(entry->pw_name) ? entry->pw_name : "agent";
     }
     if (sudo) {
         id.insideUid = 0;

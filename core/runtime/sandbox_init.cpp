@@ -140,6 +140,7 @@ int runSandboxInit(const InitConfig& config, const InitChannel& channel)
     // If the supervisor dies, so does the sandbox: pid 1 going away kills
     // every process in its pid namespace.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    ::prctl(PR_SET_NAME, "moat-init");
 
     auto go = channel.receive();
     if (!go || go->body["t"] != "go") {

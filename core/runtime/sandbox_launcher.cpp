@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <spdlog/spdlog.h>
+
 #include <cerrno>
 #include <filesystem>
 #include <memory>
@@ -96,7 +98,8 @@ std::vector<std::string> commandEnvironment(const SandboxSpec& spec, const Agent
 
 }  // namespace
 
-Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths& paths, StdioMode stdio)
+Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths& paths, StdioMode stdio,
+                                        const std::function<Status()>& whileBuilding)
 {
     const KernelSupport kernel = KernelSupport::probe();
     if (auto supported = kernel.check(spec); !supported) {
@@ -107,6 +110,9 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
         return identity.error();
     }
     const AgentIdentity& id = identity.value();
+    spdlog::debug("kernel: Landlock ABI {}, seccomp {}", kernel.landlockAbi, kernel.seccomp ? "yes" : "no");
+    spdlog::debug("agent: host uid {}, inside uid {} ({}), home {}{}", id.hostUid, id.insideUid, id.name, id.home,
+                  id.privilegedInvoker ? ", idmapped mounts" : "");
 
     InitConfig config;
     config.rootfs.identity = id;
@@ -217,6 +223,7 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
         ::_exit(runSandboxInit(config, initEnd));
     }
     sandbox.initPid = static_cast<pid_t>(pid);
+    spdlog::debug("sandbox init is pid {}", pid);
     sandbox.pidfd.reset(pidfd);
     initEnd.close();
     preparedTrees.clear();
@@ -256,6 +263,9 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
     if (auto sent = sandbox.channel.send({{"t", "go"}}); !sent) {
         return abandon(sent.error());
     }
+    if (auto prepared = whileBuilding(); !prepared) {
+        return abandon(prepared.error());
+    }
     for (;;) {
         auto message = sandbox.channel.receive();
         if (!message) {
@@ -271,6 +281,7 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
             sandbox.ptyMaster = std::move(message->fd);
         } else if (type == "confined") {
             sandbox.confinement = message->body;
+            spdlog::debug("sandbox confined: {}", message->body.dump());
             return sandbox;
         }
     }

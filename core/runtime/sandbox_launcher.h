@@ -10,6 +10,8 @@
 
 #include <sys/types.h>
 
+#include <functional>
+
 #include <nlohmann/json.hpp>
 
 namespace moat {
@@ -40,9 +42,14 @@ struct Sandbox {
 // into new user, mount, pid, net, ipc, uts, cgroup and time namespaces,
 // writes its id maps, and waits until init reports the sandbox confined.
 // Must be called while the process is single-threaded.
+//
+// `whileBuilding` runs in the caller once init is building the sandbox, so
+// that the caller's own set-up (records) overlaps with it; if it fails, the
+// sandbox is killed and its error returned.
 class SandboxLauncher {
 public:
-    static Result<Sandbox> launch(const SandboxSpec& spec, const MoatPaths& paths, StdioMode stdio);
+    static Result<Sandbox> launch(const SandboxSpec& spec, const MoatPaths& paths, StdioMode stdio,
+                                  const std::function<Status()>& whileBuilding);
 };
 
 }  // namespace moat

@@ -45,8 +45,9 @@ Status SessionStore::writeAtomically(const std::string& name, const std::string&
     if (fd < 0) {
         return Error::fromErrno("cannot write " + final, errno);
     }
-    const bool ok = ::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size()) &&
-                    ::fsync(fd) == 0;
+    // Renamed into place, so a reader never sees half a file; not fsynced:
+    // these files describe the session, the event log is its record.
+    const bool ok = ::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size());
     ::close(fd);
     if (!ok || ::rename(temporary.c_str(), final.c_str()) != 0) {
         const int err = errno;

@@ -48,9 +48,9 @@ void StdioRelay::finish(int timeoutMs)
     if (!thread_.joinable()) {
         return;
     }
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
-    while (!done_ && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    {
+        std::unique_lock lock(mutex_);
+        finished_.wait_for(lock, std::chrono::milliseconds(timeoutMs), [this] { return done_.load(); });
     }
     stopping_ = true;
     const uint64_t one = 1;
@@ -115,7 +115,11 @@ void StdioRelay::run()
             }
         }
     }
-    done_ = true;
+    {
+        std::lock_guard lock(mutex_);
+        done_ = true;
+    }
+    finished_.notify_all();
 }
 
 }  // namespace moat

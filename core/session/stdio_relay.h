@@ -4,6 +4,8 @@
 #include "base/unique_fd.h"
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -48,6 +50,8 @@ private:
     UniqueFd wake_;  // eventfd: finish() asks the thread to stop
     std::atomic<bool> stopping_{false};
     std::atomic<bool> done_{false};
+    std::mutex mutex_;
+    std::condition_variable finished_;
     std::thread thread_;
 };
 

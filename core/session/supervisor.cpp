@@ -73,33 +73,45 @@ int Supervisor::failSetup(const Error& error)
     return 125;
 }
 
-int Supervisor::run()
+Status Supervisor::openRecords()
 {
     auto store = SessionStore::create(paths_, spec_);
     if (!store) {
-        say(store.error().message());
-        return 125;
+        return store.error();
     }
     store_ = std::move(store.value());
     auto log = EventLog::open(store_->eventsPath(), spec_.sessionId);
     if (!log) {
-        return failSetup(log.error());
+        return log.error();
     }
     log_ = std::move(log.value());
     if (!options_.jsonEventsPath.empty()) {
         if (auto mirrored = log_->mirrorTo(options_.jsonEventsPath); !mirrored) {
-            return failSetup(mirrored.error());
+            return mirrored;
         }
     }
+    return {};
+}
 
+int Supervisor::run()
+{
     stdio_.stdinTty = ::isatty(STDIN_FILENO);
     stdio_.stdoutTty = ::isatty(STDOUT_FILENO);
     stdio_.stderrTty = ::isatty(STDERR_FILENO);
 
     // Launched while this process is still single-threaded (clone3 + work
-    // in the child).
-    auto launched = SandboxLauncher::launch(spec_, paths_, stdio_);
+    // in the child); the records are opened while init builds the sandbox.
+    Status records;
+    auto launched = SandboxLauncher::launch(spec_, paths_, stdio_, [this, &records] {
+        records = openRecords();
+        return records;
+    });
     if (!launched) {
+        if (!store_ && records.ok()) {
+            // Failed before the records existed (e.g. the kernel check):
+            // record the failure anyway, if we can.
+            (void)openRecords();
+        }
         return failSetup(launched.error());
     }
     sandbox_ = std::move(launched.value());
@@ -276,10 +288,6 @@ void Supervisor::watchSignals()
                 terminal_->copyWindowSize(sandbox_.ptyMaster.get());
             }
             (void)sandbox_.channel.send({{"t", "resume"}});
-        } else if (::getppid() != options_.parentPid && options_.parentPid > 0) {
-            // Our parent (moat) is gone: nothing may outlive it.
-            sys::pidfdSendSignal(sandbox_.pidfd.get(), SIGKILL);
-            endReason_ = "parent_exited";
         } else {
             forwardSignal(sig);
         }

@@ -26,7 +26,6 @@ class TerminalGuard;
 struct SupervisorOptions {
     std::string jsonEventsPath;  // --json-events
     std::chrono::seconds termGrace{5};
-    pid_t parentPid = 0;  // the moat process that started us; its death ends the session
 };
 
 // moat-supervisor's main loop for one session (outside the sandbox): starts
@@ -40,6 +39,7 @@ public:
     int run();
 
 private:
+    Status openRecords();
     void watchInit();
     void watchChannel();
     bool drainChannel();

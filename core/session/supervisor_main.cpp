@@ -9,7 +9,6 @@
 #include "session/supervisor.h"
 
 #include <signal.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -51,10 +50,8 @@ int main(int argc, char** argv)
     int specFd = -1;
     std::string jsonEvents;
     int verbosity = 0;
-    pid_t parentPid = 0;
     app.add_option("--spec-fd", specFd, "Read the SandboxSpec JSON from this fd")->required();
     app.add_option("--json-events", jsonEvents, "Also write the session's events to FILE");
-    app.add_option("--parent-pid", parentPid, "The moat process whose death ends the session");
     app.add_flag("-v,--verbose", verbosity, "More diagnostics (repeatable)");
     try {
         app.parse(argc, argv);
@@ -68,12 +65,6 @@ int main(int argc, char** argv)
                       : verbosity == 1 ? spdlog::level::debug
                                        : spdlog::level::warn);
 
-    // If moat dies, we are told (and then stop the sandbox for good).
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (parentPid > 0 && ::getppid() != parentPid) {
-        std::cerr << "moat: the moat process that started this session is gone\n";
-        return 125;
-    }
     ::signal(SIGPIPE, SIG_IGN);
 
     auto text = readAll(specFd);
@@ -91,7 +82,6 @@ int main(int argc, char** argv)
     spdlog::debug("session {} ({}) starting", spec->sessionId, spec->name);
     moat::SupervisorOptions options;
     options.jsonEventsPath = jsonEvents;
-    options.parentPid = parentPid;
     moat::Supervisor supervisor(std::move(spec.value()), moat::MoatPaths::fromEnvironment(), options);
     return supervisor.run();
 }
