@@ -2,6 +2,7 @@
 #include "runtime/command_exec.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,18 @@
 extern char** environ;
 
 namespace moat {
+
+Status AgentTerminal::becomeControllingTerminal()
+{
+    if (slavePath.empty()) {
+        return {};
+    }
+    slave.reset(::open(slavePath.c_str(), O_RDWR | O_CLOEXEC));
+    if (!slave || ::ioctl(slave.get(), TIOCSCTTY, 0) != 0) {
+        return Error::fromErrno("cannot attach the sandbox's terminal", errno);
+    }
+    return {};
+}
 
 Result<AgentTerminal> openAgentTerminal(const InitConfig& config)
 {
@@ -44,16 +57,22 @@ namespace {
         (void)::write(errorPipe, &err, sizeof err);
         ::_exit(127);
     };
-    if (::setsid() < 0) {
-        die(errno);
-    }
     int slave = -1;
     if (!terminal.slavePath.empty()) {
-        // The first terminal a session leader opens becomes its controlling tty.
-        slave = ::open(terminal.slavePath.c_str(), O_RDWR);
-        if (slave < 0 || ::ioctl(slave, TIOCSCTTY, 0) != 0) {
+        // Init leads the terminal's session; the command is its foreground
+        // process group. Not being an orphaned group is what lets Ctrl-Z
+        // stop it (the kernel discards terminal stop signals to orphans).
+        slave = ::open(terminal.slavePath.c_str(), O_RDWR | O_NOCTTY);
+        if (slave < 0 || ::setpgid(0, 0) != 0) {
             die(errno);
         }
+        ::signal(SIGTTOU, SIG_IGN);
+        if (::tcsetpgrp(slave, ::getpid()) != 0) {
+            die(errno);
+        }
+        ::signal(SIGTTOU, SIG_DFL);
+    } else if (::setsid() < 0) {
+        die(errno);
     }
     const int sources[3] = {config.stdinTty ? slave : config.stdinFd, config.stdoutTty ? slave : config.stdoutFd,
                             config.stderrTty ? slave : config.stderrFd};

@@ -18,6 +18,13 @@ namespace moat {
 struct AgentTerminal {
     UniqueFd master;
     std::string slavePath;
+    // Held by init for its whole life: the master reports a hang-up (EIO)
+    // whenever no slave is open, which the relay would take for the end.
+    UniqueFd slave;
+
+    // Makes the pty the controlling terminal of the calling session leader
+    // (sandbox init), so the command can be its foreground process group.
+    Status becomeControllingTerminal();
 };
 
 // Allocates a pty when any of the command's streams is a terminal.

@@ -165,9 +165,17 @@ int runSandboxInit(const InitConfig& config, const InitChannel& channel)
             return fail(channel, up.error());
         }
     }
+    // A session of its own: signals meant for the user's terminal never
+    // reach init directly; the supervisor forwards what the command needs.
+    if (::setsid() < 0) {
+        return fail(channel, Error::fromErrno("cannot start a new session", errno));
+    }
     auto terminal = openAgentTerminal(config);
     if (!terminal) {
         return fail(channel, terminal.error());
+    }
+    if (auto attached = terminal->becomeControllingTerminal(); !attached) {
+        return fail(channel, attached.error());
     }
     if (terminal->master) {
         if (auto sent = channel.send({{"t", "pty"}}, terminal->master.get()); !sent) {
