@@ -11,7 +11,7 @@
 
 int main(int argc, char** argv)
 {
-    CLI::App app{"moat: run AI coding agents in a sandbox they cannot talk their way out of"};
+    CLI::App app{"moat: run AI coding agents in a sandbox they cannot talk their way out of", "moat"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("moat ") + MOAT_VERSION);
     int verbosity = 0;

@@ -46,7 +46,8 @@ moat::Result<std::string> readAll(int fd)
 
 int main(int argc, char** argv)
 {
-    CLI::App app{"moat-supervisor: runs one moat session outside its sandbox (started by moat, not by hand)"};
+    CLI::App app{"moat-supervisor: runs one moat session outside its sandbox (started by moat, not by hand)",
+                 "moat-supervisor"};
     int specFd = -1;
     std::string jsonEvents;
     int verbosity = 0;
