@@ -41,6 +41,19 @@ std::vector<std::string> components(const std::string& path)
 
 }  // namespace
 
+Result<UniqueFd> openCanonical(const std::string& path, int flags)
+{
+    open_how how{};
+    how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
+    how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    UniqueFd fd(static_cast<int>(::syscall(SYS_openat2, AT_FDCWD, path.c_str(), &how, sizeof how)));
+    if (!fd) {
+        return Error::fromErrno("cannot open " + path, errno,
+                                errno == ELOOP ? "A part of the path is a symlink; give the real path" : "");
+    }
+    return fd;
+}
+
 std::pair<std::string, std::string> splitParent(const std::string& path)
 {
     const auto slash = path.find_last_of('/');

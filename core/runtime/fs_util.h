@@ -10,6 +10,11 @@
 
 namespace moat::fs {
 
+// Opens an absolute, canonical path refusing every symlink on the way: the
+// caller resolved it once; if a component became a symlink since, someone is
+// racing us and the open fails (ELOOP).
+Result<UniqueFd> openCanonical(const std::string& path, int flags);
+
 // Opens (creating as needed) the directory `relative` beneath `dirFd`, one
 // component at a time, refusing symlinks and ".." so that nothing in a
 // hostile tree can redirect where a mount lands.

@@ -88,15 +88,19 @@ Result<int> IdmappedMounts::usernsFor(uid_t ownerUid, gid_t ownerGid)
 
 Result<UniqueFd> IdmappedMounts::prepare(const std::string& path, bool readOnly)
 {
+    auto source = fs::openCanonical(path, O_PATH);
+    if (!source) {
+        return source.error();
+    }
     struct stat info {};
-    if (::stat(path.c_str(), &info) != 0) {
+    if (::fstat(source->get(), &info) != 0) {
         return Error::fromErrno("cannot inspect " + path, errno);
     }
     auto userns = usernsFor(info.st_uid, info.st_gid);
     if (!userns) {
         return userns.error();
     }
-    UniqueFd tree(::open_tree(AT_FDCWD, path.c_str(), OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_SYMLINK_NOFOLLOW));
+    UniqueFd tree(::open_tree(source->get(), "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH));
     if (!tree) {
         return Error::fromErrno("cannot copy the mount of " + path, errno);
     }

@@ -148,9 +148,9 @@ Status RootfsBuilder::openSources()
     for (const auto& bind : plan_.binds) {
         UniqueFd fd;
         if (bind.preparedTreeFd < 0) {
-            auto opened = openPath(AT_FDCWD, bind.source, O_PATH | O_NOFOLLOW);
+            auto opened = fs::openCanonical(bind.source, O_PATH);
             if (!opened) {
-                return Error::fromErrno("cannot open " + bind.source, errno);
+                return opened.error();
             }
             fd = std::move(opened.value());
         }
