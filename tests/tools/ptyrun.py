@@ -5,12 +5,16 @@
 The integration tests use this to give `moat run` (or a plain command) a real
 terminal without needing one themselves (CI has no stdin at all).
 
-    ptyrun.py [--rows N --cols N] [--send SECONDS:HEX]... [--timeout SECONDS]
-              [--expect TEXT] -- COMMAND [ARG...]
+    ptyrun.py [--rows N --cols N] [--send SECONDS:HEX]... [--resize SECONDS:ROWSxCOLS]...
+              [--timeout SECONDS] [--expect TEXT] [--report-termios] -- COMMAND [ARG...]
 
 --rows/--cols   window size set on the pty before COMMAND starts (TIOCSWINSZ)
 --send S:HEX    write the bytes HEX to the master S seconds after the start, or,
                 with --expect, S seconds after TEXT first appeared in the output
+--resize S:RxC  set the window size to R rows and C columns after S seconds
+                (counted like --send); the kernel sends SIGWINCH
+--report-termios  after COMMAND ends, print "ptyrun: icanon=N echo=N" for
+                the terminal it leaves behind (is it still in raw mode?)
 --expect TEXT   a marker the command prints once it is ready for input
 --timeout S     SIGKILL COMMAND's process group after S seconds (default 30)
 
@@ -35,6 +39,8 @@ def main():
     parser.add_argument("--rows", type=int, default=24)
     parser.add_argument("--cols", type=int, default=80)
     parser.add_argument("--send", action="append", default=[])
+    parser.add_argument("--resize", action="append", default=[])
+    parser.add_argument("--report-termios", action="store_true")
     parser.add_argument("--expect", default=None)
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("command", nargs=argparse.REMAINDER)
@@ -49,6 +55,10 @@ def main():
     for item in args.send:
         delay, _, payload = item.partition(":")
         sends.append((float(delay), bytes.fromhex(payload)))
+    for item in args.resize:
+        delay, _, size = item.partition(":")
+        rows, _, cols = size.partition("x")
+        sends.append((float(delay), (int(rows), int(cols))))
 
     master, slave = pty.openpty()
     fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", args.rows, args.cols, 0, 0))
@@ -67,7 +77,8 @@ def main():
         except OSError as error:
             os.write(2, ("ptyrun: cannot execute %s: %s\n" % (command[0], error.strerror)).encode())
             os._exit(127)
-    os.close(slave)
+    if not args.report_termios:
+        os.close(slave)
 
     start = time.monotonic()
     ready_at = None if args.expect else start
@@ -83,7 +94,10 @@ def main():
             remaining = []
             for delay, payload in sends:
                 if now - ready_at >= delay:
-                    os.write(master, payload)
+                    if isinstance(payload, tuple):
+                        fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", payload[0], payload[1], 0, 0))
+                    else:
+                        os.write(master, payload)
                 else:
                     remaining.append((delay, payload))
             sends = remaining
@@ -124,6 +138,9 @@ def main():
             except OSError:
                 pass
             break
+    if args.report_termios:
+        lflag = termios.tcgetattr(slave)[3]
+        out.write(b"\nptyrun: icanon=%d echo=%d\n" % (bool(lflag & termios.ICANON), bool(lflag & termios.ECHO)))
     out.flush()
     if os.WIFSIGNALED(status):
         return 128 + os.WTERMSIG(status)
