@@ -98,9 +98,12 @@ void FilesystemAttacks::credentialsInRealHomeCannotBeRead()
     const ProcessResult outside = runner->host({kCat, credentials.path()});
     QVERIFY2(outside.succeeded() && outside.out.contains(credentials.secret()), qPrintable(outside.describe()));
 
-    // The same absolute path, and the tilde path a hostile README would use.
-    const ProcessResult direct = runner->moatRun({}, {kCat, credentials.path()});
-    QVERIFY2(direct.exitCode != 0 && !direct.out.contains(credentials.secret()), qPrintable(direct.describe()));
+    // The same absolute path (also as root of the sandbox's own user
+    // namespace), and the tilde path a hostile README would use.
+    for (const QStringList& flags : {QStringList{}, QStringList{QStringLiteral("--sudo")}}) {
+        const ProcessResult direct = runner->moatRun(flags, {kCat, credentials.path()});
+        QVERIFY2(direct.exitCode != 0 && !direct.out.contains(credentials.secret()), qPrintable(direct.describe()));
+    }
     const ProcessResult tilde = runner->moatShell({}, QStringLiteral("/bin/cat ~/.aws/credentials"));
     QVERIFY2(tilde.exitCode != 0 && !tilde.out.contains(credentials.secret()), qPrintable(tilde.describe()));
     // Nor is any credentials file to be found where homes usually are.
@@ -200,10 +203,13 @@ void FilesystemAttacks::writesOutsideWorkspaceFail()
     const ProcessResult outside = runner->hostShell(QStringLiteral("echo pwned > %1").arg(outsideFile));
     QVERIFY2(outside.succeeded() && QFileInfo::exists(outsideFile), qPrintable(outside.describe()));
 
+    // Also as root of the sandbox's own user namespace (--sudo).
     const QString insideFile = target.path() + QStringLiteral("/inside");
-    const ProcessResult inside = runner->moatShell({}, QStringLiteral("echo pwned > %1").arg(insideFile));
-    QVERIFY2(inside.exitCode != 0, qPrintable(inside.describe()));
-    QVERIFY2(!QFileInfo::exists(insideFile), qPrintable(inside.describe()));
+    for (const QStringList& flags : {QStringList{}, QStringList{QStringLiteral("--sudo")}}) {
+        const ProcessResult inside = runner->moatShell(flags, QStringLiteral("echo pwned > %1").arg(insideFile));
+        QVERIFY2(inside.exitCode != 0, qPrintable(inside.describe()));
+        QVERIFY2(!QFileInfo::exists(insideFile), qPrintable(inside.describe()));
+    }
     // Changing what is already there fails too.
     const ProcessResult append = runner->moatShell({}, QStringLiteral("echo more >> %1").arg(outsideFile));
     QVERIFY2(append.exitCode != 0, qPrintable(append.describe()));

@@ -188,10 +188,11 @@ void NetworkAttacks::hostLoopbackServerIsUnreachable()
     const ProcessResult outside = runner->host(attempt);
     QVERIFY2(outside.succeeded() && outside.out.contains(marker_), qPrintable(outside.describe()));
 
-    // Not by default, not with --net none, and not with --local-tcp either
-    // (which only lets the agent use its own loopback).
+    // Not by default, not with --net none, not with --local-tcp (which only
+    // lets the agent use its own loopback), not as --sudo root.
     for (const QStringList& flags : {QStringList{}, QStringList{QStringLiteral("--net"), QStringLiteral("none")},
-                                     QStringList{QStringLiteral("--local-tcp")}}) {
+                                     QStringList{QStringLiteral("--local-tcp")},
+                                     QStringList{QStringLiteral("--sudo"), QStringLiteral("--local-tcp")}}) {
         const ProcessResult inside = runner->moatRun(flags, attempt);
         QVERIFY2(inside.exitCode != 0 && !inside.out.contains(marker_), qPrintable(inside.describe()));
         QVERIFY2(inside.elapsedMs < 5000, qPrintable(inside.describe()));

@@ -397,12 +397,16 @@ void ProcessAttacks::hostProcessesCannotBeSignalledOrTraced()
     QVERIFY2(outsideTrace.succeeded() && outsideTrace.out.contains("attached"), qPrintable(outsideTrace.describe()));
     QVERIFY(victim->isRunning());
 
-    const ProcessResult insideProbe = runner->moatShell(tools, QStringLiteral("kill -0 %1 && echo signalled").arg(pid));
-    QVERIFY2(insideProbe.exitCode != 0 && !insideProbe.out.contains("signalled"), qPrintable(insideProbe.describe()));
-    const ProcessResult insideKill = runner->moatShell(tools, QStringLiteral("kill -KILL %1 && echo killed").arg(pid));
-    QVERIFY2(insideKill.exitCode != 0 && !insideKill.out.contains("killed"), qPrintable(insideKill.describe()));
-    const ProcessResult insideTrace = runner->moatRun(tools, {QStringLiteral("/usr/bin/python3"), ptrace, pid});
-    QVERIFY2(insideTrace.exitCode != 0 && !insideTrace.out.contains("attached"), qPrintable(insideTrace.describe()));
+    // Also as root of the sandbox's own user namespace (--sudo), which holds
+    // CAP_KILL and CAP_SYS_PTRACE there.
+    for (const QStringList& flags : {tools, tools + QStringList{QStringLiteral("--sudo")}}) {
+        const ProcessResult probe = runner->moatShell(flags, QStringLiteral("kill -0 %1 && echo signalled").arg(pid));
+        QVERIFY2(probe.exitCode != 0 && !probe.out.contains("signalled"), qPrintable(probe.describe()));
+        const ProcessResult kill = runner->moatShell(flags, QStringLiteral("kill -KILL %1 && echo killed").arg(pid));
+        QVERIFY2(kill.exitCode != 0 && !kill.out.contains("killed"), qPrintable(kill.describe()));
+        const ProcessResult trace = runner->moatRun(flags, {QStringLiteral("/usr/bin/python3"), ptrace, pid});
+        QVERIFY2(trace.exitCode != 0 && !trace.out.contains("attached"), qPrintable(trace.describe()));
+    }
     QVERIFY2(victim->isRunning(), "the process outside was hurt from inside the sandbox");
 }
 
