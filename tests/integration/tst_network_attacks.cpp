@@ -57,6 +57,8 @@ private slots:
     void directDnsQueriesGetNoAnswer();
     void nameResolutionFailsFast_data();
     void nameResolutionFailsFast();
+    void hostUnixSocketsAreUnreachable_data();
+    void hostUnixSocketsAreUnreachable();
 
 private:
     // python3 -m http.server on a free port of the host's 127.0.0.1, serving
@@ -273,6 +275,40 @@ void NetworkAttacks::nameResolutionFailsFast()
         {}, {QStringLiteral("/usr/bin/getent"), QStringLiteral("hosts"), QStringLiteral("example.com")});
     QVERIFY2(inside.exitCode != 0 && inside.out.isEmpty(), qPrintable(inside.describe()));
     QVERIFY2(clock.elapsed() < 3000, qPrintable(inside.describe()));
+}
+
+void NetworkAttacks::hostUnixSocketsAreUnreachable_data()
+{
+    QTest::addColumn<QString>("account");
+    QTest::addColumn<bool>("abstract");
+    for (const char* account : {"root", "user"}) {
+        QTest::addRow("%s: socket file", account) << QString::fromLatin1(account) << false;
+        QTest::addRow("%s: abstract socket", account) << QString::fromLatin1(account) << true;
+    }
+}
+
+void NetworkAttacks::hostUnixSocketsAreUnreachable()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    QFETCH(bool, abstract);
+    // A host service of the same user on a Unix socket (an agent, a bus, a
+    // container engine's API): the sandbox has none of them.
+    const QString address =
+        abstract ? QStringLiteral("@moat-it-%1").arg(QRandomGenerator::system()->generate64(), 0, 16)
+                 : runner->newDirectory(QStringLiteral("sock")) + QStringLiteral("/service.sock");
+    const QString tool = fixture_.install().tool(QStringLiteral("unix-socket.py"));
+    auto server = runner->startHost({kPython, tool, QStringLiteral("serve"), address});
+    QVERIFY2(server->waitForOutput("ready"), server->output().constData());
+    const QStringList attempt{kPython, tool, QStringLiteral("connect"), address};
+
+    const ProcessResult outside = runner->host(attempt);
+    QVERIFY2(outside.succeeded() && outside.out.contains("hello from host"), qPrintable(outside.describe()));
+
+    const QStringList tools{QStringLiteral("--ro"), fixture_.install().dir()};
+    for (const QStringList& flags : {tools, tools + QStringList{QStringLiteral("--sudo")}}) {
+        const ProcessResult inside = runner->moatRun(flags, attempt);
+        QVERIFY2(inside.exitCode == 1 && !inside.out.contains("hello"), qPrintable(inside.describe()));
+    }
 }
 
 QTEST_GUILESS_MAIN(NetworkAttacks)
