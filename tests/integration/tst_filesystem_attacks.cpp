@@ -264,7 +264,7 @@ void FilesystemAttacks::filesCreatedInWorkspaceBelongToItsOwner()
 
     const ProcessResult inside =
         runner->moatShell({QStringLiteral("--workspace"), workspace},
-                          QStringLiteral("touch new-file && mkdir new-dir && echo x > new-dir/nested && "
+                          QStringLiteral("/usr/bin/touch new-file && /bin/mkdir new-dir && echo x > new-dir/nested && "
                                          "[ \"$(/usr/bin/stat -c %u new-file)\" = \"$(/usr/bin/id -u)\" ] && echo "
                                          "mine-inside"));
     QVERIFY2(inside.succeeded() && inside.out.contains("mine-inside"), qPrintable(inside.describe()));
