@@ -54,11 +54,37 @@ bool pathContains(const std::string& outer, const std::string& inner)
                               inner[outer.size()] == '/');
 }
 
+// The canonical form of a path that may not exist yet: the longest existing
+// prefix resolved, the rest appended. Two spellings of one place (through a
+// symlink, with "..") then compare equal even before moat creates it.
 std::string canonicalOrLexical(const std::string& path)
 {
-    char resolved[PATH_MAX];
-    if (realpath(path.c_str(), resolved)) {
-        return resolved;
+    std::string existing = path;
+    std::string rest;
+    while (!existing.empty()) {
+        char resolved[PATH_MAX];
+        if (realpath(existing.c_str(), resolved)) {
+            std::string result = resolved;
+            if (!rest.empty()) {
+                result += (result == "/" ? "" : "/") + rest;
+            }
+            return result;
+        }
+        const auto slash = existing.find_last_of('/');
+        if (slash == std::string::npos) {
+            break;
+        }
+        const std::string last = existing.substr(slash + 1);
+        if (last == "..") {
+            break;  // cannot drop a ".." we have not resolved: keep it lexical
+        }
+        if (!last.empty() && last != ".") {
+            rest = rest.empty() ? last : last + "/" + rest;
+        }
+        existing = slash == 0 ? std::string("/") : existing.substr(0, slash);
+        if (existing == "/") {
+            return "/" + rest;
+        }
     }
     return path;
 }
@@ -216,6 +242,21 @@ Result<SandboxSpec> SpecBuilder::build(const RunRequest& request) const
             return flagError("--image", "'" + request.image + "' is neither 'host' nor a root file system directory",
                              "Give 'host' or a directory that holds an unpacked root file system (with usr/ "
                              "inside); OCI layouts, archives and Dockerfiles are not supported by this build");
+        }
+        if (root.value() == "/") {
+            return flagError("--image", "'/' is the whole host, not an image",
+                             "Use --image host for the host's /usr, read-only");
+        }
+        // An image is shown read-only: it may live in moat's image store
+        // (the data directory), but must not contain moat's directories, nor
+        // lie inside its config or state.
+        for (const auto& dir : {paths_.configDir, paths_.stateDir, paths_.dataDir}) {
+            const std::string own = canonicalOrLexical(dir);
+            const bool inside = dir != paths_.dataDir && pathContains(own, root.value());
+            if (pathContains(root.value(), own) || inside) {
+                return flagError("--image", "'" + root.value() + "' overlaps moat's own directory " + own,
+                                 "Unpack the image somewhere else, or import it into moat's image store");
+            }
         }
         struct stat info {};
         if (stat((root.value() + "/usr").c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {

@@ -9,6 +9,12 @@ using nlohmann::json;
 
 namespace {
 
+// Every value is checked: a spec that names something this build does not
+// know is refused, never read as something else.
+struct UnknownValue {
+    std::string what;
+};
+
 NetworkMode networkFromString(const std::string& text)
 {
     if (text == "open") {
@@ -17,7 +23,10 @@ NetworkMode networkFromString(const std::string& text)
     if (text == "none") {
         return NetworkMode::None;
     }
-    return NetworkMode::Proxy;
+    if (text == "proxy") {
+        return NetworkMode::Proxy;
+    }
+    throw UnknownValue{"network mode '" + text + "'"};
 }
 
 }  // namespace
@@ -64,7 +73,11 @@ Result<SandboxSpec> specFromJson(const json& in)
         spec.name = in.at("name").get<std::string>();
         spec.profile = in.at("profile").get<std::string>();
         const auto& image = in.at("image");
-        spec.image.kind = image.at("kind").get<std::string>() == "host" ? ImageRef::Kind::Host : ImageRef::Kind::RootfsDir;
+        const auto kind = image.at("kind").get<std::string>();
+        if (kind != "host" && kind != "rootfs") {
+            throw UnknownValue{"image kind '" + kind + "'"};
+        }
+        spec.image.kind = kind == "host" ? ImageRef::Kind::Host : ImageRef::Kind::RootfsDir;
         spec.image.path = image.at("path").get<std::string>();
         spec.workspace = in.at("workspace").get<std::string>();
         for (const auto& mount : in.at("mounts")) {
@@ -90,10 +103,15 @@ Result<SandboxSpec> specFromJson(const json& in)
                 spec.allowDegraded.insert(DegradableLayer::Seccomp);
             } else if (name == "userns") {
                 spec.allowDegraded.insert(DegradableLayer::UserNamespace);
+            } else {
+                throw UnknownValue{"degradable layer '" + name + "'"};
             }
         }
         spec.command = in.at("command").get<std::vector<std::string>>();
         return spec;
+    } catch (const UnknownValue& unknown) {
+        return Error{"malformed sandbox spec: unknown " + unknown.what, 0,
+                     "Use a moat and moat-supervisor of the same build"};
     } catch (const json::exception& e) {
         return Error{std::string("malformed sandbox spec: ") + e.what(), 0, "Use a moat and moat-supervisor of the same build"};
     }

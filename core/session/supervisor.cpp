@@ -197,9 +197,20 @@ void Supervisor::watchInit()
 
 void Supervisor::onInitExited()
 {
+    // The pidfd shares its file description with the event loop's copy,
+    // which is non-blocking; a readable pidfd can precede the moment the
+    // child is reapable (e.g. under ptrace), so wait for it for real.
+    const int pidfd = sandbox_.pidfd.get();
+    ::fcntl(pidfd, F_SETFL, ::fcntl(pidfd, F_GETFL) & ~O_NONBLOCK);
     siginfo_t info{};
-    if (::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(sandbox_.pidfd.get()), &info, WEXITED) == 0) {
+    int waited;
+    do {
+        waited = ::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(pidfd), &info, WEXITED);
+    } while (waited != 0 && errno == EINTR);
+    if (waited == 0) {
         exitCode_ = info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
+    } else {
+        spdlog::error("cannot collect the sandbox's exit status: {}", std::strerror(errno));
     }
     if (expired_) {
         endReason_ = "expired";
