@@ -128,11 +128,12 @@ Status RootfsBuilder::openSources()
         }
     }
 
-    auto etc = openPath(image->get(), "etc", O_RDONLY | O_DIRECTORY);
-    if (!etc) {
-        return Error::fromErrno("the image " + plan_.imageRoot + " has no readable etc/", errno);
+    // An image without etc/ gets only the files moat writes itself.
+    if (auto etc = openPath(image->get(), "etc", O_RDONLY | O_DIRECTORY)) {
+        etcSource_ = std::move(etc.value());
+    } else if (plan_.hostImage) {
+        return Error::fromErrno("cannot read the host's /etc", errno);
     }
-    etcSource_ = std::move(etc.value());
 
     for (const char* node : {"null", "zero", "full", "random", "urandom", "tty"}) {
         auto fd = openPath(AT_FDCWD, std::string("/dev/") + node, O_PATH | O_NOFOLLOW);
@@ -225,11 +226,11 @@ Status RootfsBuilder::populateEtc()
     if (!etcDir) {
         return Error::fromErrno("cannot open the sandbox's /etc", errno);
     }
-    std::unique_ptr<DIR, int (*)(DIR*)> dir(::fdopendir(::dup(etcSource_.get())), ::closedir);
-    if (!dir) {
+    std::unique_ptr<DIR, int (*)(DIR*)> dir(etcSource_ ? ::fdopendir(::dup(etcSource_.get())) : nullptr, ::closedir);
+    if (etcSource_ && !dir) {
         return Error::fromErrno("cannot list /etc", errno);
     }
-    while (const dirent* entry = ::readdir(dir.get())) {
+    while (const dirent* entry = dir ? ::readdir(dir.get()) : nullptr) {
         const std::string name = entry->d_name;
         if (name == "." || name == ".." || EtcFiles::synthesized(name)) {
             continue;

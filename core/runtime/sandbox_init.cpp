@@ -218,6 +218,13 @@ int runSandboxInit(const InitConfig& config, const InitChannel& channel)
         (void)channel.send({{"t", "exec_failed"}, {"errno", err}, {"command", config.command.front()}});
         return err == ENOENT ? 127 : 126;
     }
+    // The command holds its ends of the pipes now; init's copies would keep
+    // the supervisor from seeing the command's EOF.
+    for (int fd : {config.stdinFd, config.stdoutFd, config.stderrFd}) {
+        if (fd >= 0) {
+            ::close(fd);
+        }
+    }
     (void)channel.send({{"t", "started"}, {"pid", started.value()}});
     return superviseCommand(started.value(), channel, signalFd);
 }

@@ -6,6 +6,10 @@
 #include "runtime/rootfs_builder.h"
 #include "runtime/seccomp_policy.h"
 
+#include <sys/ioctl.h>
+#include <termios.h>
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +28,13 @@ struct InitConfig {
     std::vector<std::string> command;
     std::vector<std::string> environment;  // NAME=VALUE
     std::string workingDirectory;
+
+    // The user's terminal, copied to the agent's when it gets one.
+    struct TerminalSettings {
+        termios settings;
+        winsize size;
+    };
+    std::optional<TerminalSettings> terminal;
 
     // Each stream is either the agent's pty (true) or the given pipe end.
     bool stdinTty = false, stdoutTty = false, stderrTty = false;

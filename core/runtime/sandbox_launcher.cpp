@@ -10,6 +10,7 @@
 #include <linux/close_range.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -171,6 +172,13 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
     const bool anyTty = stdio.stdinTty || stdio.stdoutTty || stdio.stderrTty;
     config.environment = commandEnvironment(spec, id, config.rootfs.shell, anyTty);
     config.workingDirectory = spec.workspace;
+    if (stdio.userTerminalFd >= 0) {
+        InitConfig::TerminalSettings terminal{};
+        if (::tcgetattr(stdio.userTerminalFd, &terminal.settings) == 0 &&
+            ::ioctl(stdio.userTerminalFd, TIOCGWINSZ, &terminal.size) == 0) {
+            config.terminal = terminal;
+        }
+    }
     config.stdinTty = stdio.stdinTty;
     config.stdoutTty = stdio.stdoutTty;
     config.stderrTty = stdio.stderrTty;
@@ -214,7 +222,12 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
     if (pid == 0) {
         // Sandbox init. Nothing of the user's terminal comes along: its
         // stdio is /dev/null, and every other inherited fd closes on exec.
+        // Init must hold none of the supervisor's ends, or the command would
+        // never see EOF on its stdin.
         supervisorEnd.close();
+        in.write.reset();
+        out.read.reset();
+        err.read.reset();
         const int devNull = ::open("/dev/null", O_RDWR);
         for (int fd = 0; fd < 3 && devNull >= 0; ++fd) {
             ::dup2(devNull, fd);

@@ -20,6 +20,7 @@ struct StdioMode {
     bool stdinTty = false;
     bool stdoutTty = false;
     bool stderrTty = false;
+    int userTerminalFd = -1;  // the user's terminal, whose settings the agent's pty starts with
 };
 
 // A started sandbox, as its supervisor holds it: every fd that leads in or

@@ -3,6 +3,8 @@
 
 #include "policy/spec_json.h"
 
+#include <nlohmann/json.hpp>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,7 +28,12 @@ Result<SessionStore> SessionStore::create(const MoatPaths& paths, const SandboxS
     if (::mkdir(store.directory_.c_str(), 0700) != 0) {
         return Error::fromErrno("cannot create the session directory " + store.directory_, errno);
     }
-    if (auto written = store.writeAtomically("spec.json", specToJson(spec).dump(2) + "\n"); !written) {
+    // Values passed with --env may be secrets: the record keeps their names.
+    auto recorded = specToJson(spec);
+    for (const auto& name : spec.explicitEnv) {
+        recorded["environment"][name] = "(not recorded)";
+    }
+    if (auto written = store.writeAtomically("spec.json", recorded.dump(2) + "\n"); !written) {
         return written.error();
     }
     return store;

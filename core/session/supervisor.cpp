@@ -98,6 +98,8 @@ int Supervisor::run()
     stdio_.stdinTty = ::isatty(STDIN_FILENO);
     stdio_.stdoutTty = ::isatty(STDOUT_FILENO);
     stdio_.stderrTty = ::isatty(STDERR_FILENO);
+    stdio_.userTerminalFd = stdio_.stdinTty ? STDIN_FILENO : stdio_.stdoutTty ? STDOUT_FILENO
+                                                          : stdio_.stderrTty ? STDERR_FILENO : -1;
 
     // Launched while this process is still single-threaded (clone3 + work
     // in the child); the records are opened while init builds the sandbox.
@@ -145,11 +147,10 @@ int Supervisor::run()
     (void)store_->writeStatus({{"state", "running"}, {"started", isoTime(started)}, {"expires", isoTime(expiresAt_)},
                                {"supervisor_pid", ::getpid()}});
 
-    const int ttyFd = stdio_.stdinTty ? STDIN_FILENO : stdio_.stdoutTty ? STDOUT_FILENO : STDERR_FILENO;
+    const int ttyFd = stdio_.userTerminalFd;
     if (sandbox_.ptyMaster) {
         terminal_ = std::make_unique<TerminalGuard>(ttyFd);
-        terminal_->copySettings(sandbox_.ptyMaster.get());
-        terminal_->copyWindowSize(sandbox_.ptyMaster.get());
+        terminal_->copyWindowSize(sandbox_.ptyMaster.get());  // a resize since the launch
         if (stdio_.stdinTty) {
             terminal_->makeRaw();
         }

@@ -47,11 +47,4 @@ void TerminalGuard::copyWindowSize(int ptyMaster) const
     }
 }
 
-void TerminalGuard::copySettings(int ptyMaster) const
-{
-    if (saved_ && ptyMaster >= 0) {
-        ::tcsetattr(ptyMaster, TCSANOW, &original_);
-    }
-}
-
 }  // namespace moat

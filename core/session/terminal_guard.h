@@ -20,8 +20,6 @@ public:
 
     // Copies the window size of the user's terminal to `ptyMaster`.
     void copyWindowSize(int ptyMaster) const;
-    // Copies the user's terminal settings (erase key, flow control...) to the agent's.
-    void copySettings(int ptyMaster) const;
 
 private:
     int fd_ = -1;

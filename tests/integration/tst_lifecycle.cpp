@@ -9,6 +9,8 @@
 #include "integrationfixture.h"
 #include "processtable.h"
 
+#include <unistd.h>
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -193,7 +195,7 @@ void Lifecycle::failedStartsLeaveNothingBehind_data()
         QTest::addRow("%s: missing workspace", account)
             << a << QStringList{QStringLiteral("--workspace"), QStringLiteral("/nonexistent/moat-it")} << QString();
         QTest::addRow("%s: --docker", account) << a << QStringList{QStringLiteral("--docker")} << QString();
-        QTest::addRow("%s: image without etc", account) << a << QStringList{QStringLiteral("--image")} << QString();
+        QTest::addRow("%s: unlistable image", account) << a << QStringList{QStringLiteral("--image")} << QString();
         QTest::addRow("%s: kernel without Landlock", account) << a << QStringList{} << QStringLiteral("landlock");
         QTest::addRow("%s: kernel without seccomp", account) << a << QStringList{} << QStringLiteral("seccomp");
     }
@@ -205,10 +207,18 @@ void Lifecycle::failedStartsLeaveNothingBehind()
     QFETCH(QStringList, runOptions);
     QFETCH(QString, denyLayers);
     if (runOptions == QStringList{QStringLiteral("--image")}) {
-        // An image that passes the first checks (it has usr/) and fails later,
-        // while the sandbox is being built.
+        // An image that passes the first checks (usr/ is reachable) and fails
+        // later, while the sandbox is being built: its top cannot be listed.
+        // Owned by root, so that no capability of the sandbox's own user
+        // namespace applies to it while init sets up.
+        if (::geteuid() != 0) {
+            QSKIP("an image owned by root can only be made by root");
+        }
         const QString image = runner->newDirectory(QStringLiteral("broken-image"));
         QVERIFY(QDir(image).mkpath(QStringLiteral("usr/bin")));
+        QVERIFY(::chown(image.toLocal8Bit().constData(), 0, 0) == 0);
+        QVERIFY(QFile::setPermissions(image, QFileDevice::WriteOwner | QFileDevice::ExeOwner | QFileDevice::ExeGroup |
+                                                 QFileDevice::ExeOther));
         runOptions.append(image);
     }
     const QStringList command{QStringLiteral("/bin/true")};
