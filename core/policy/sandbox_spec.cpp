@@ -28,6 +28,26 @@ std::string toString(DegradableLayer layer)
     return "unknown";
 }
 
+std::optional<NetworkMode> networkModeFromString(std::string_view text)
+{
+    for (NetworkMode mode : {NetworkMode::Proxy, NetworkMode::None, NetworkMode::Open}) {
+        if (text == toString(mode)) {
+            return mode;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<DegradableLayer> degradableLayerFromString(std::string_view text)
+{
+    for (DegradableLayer layer : {DegradableLayer::Landlock, DegradableLayer::Seccomp, DegradableLayer::UserNamespace}) {
+        if (text == toString(layer)) {
+            return layer;
+        }
+    }
+    return std::nullopt;
+}
+
 std::vector<std::string> SandboxSpec::flagBadges() const
 {
     std::vector<std::string> badges;

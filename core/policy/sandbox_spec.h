@@ -4,8 +4,10 @@
 #include "policy/duration.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace moat {
@@ -62,5 +64,8 @@ struct SandboxSpec {
 
 std::string toString(NetworkMode mode);
 std::string toString(DegradableLayer layer);
+// The inverse of toString; nullopt for a name this build does not know.
+std::optional<NetworkMode> networkModeFromString(std::string_view text);
+std::optional<DegradableLayer> degradableLayerFromString(std::string_view text);
 
 }  // namespace moat

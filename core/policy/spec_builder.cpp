@@ -299,15 +299,11 @@ Result<SandboxSpec> SpecBuilder::build(const RunRequest& request) const
         return env.error();
     }
 
-    if (request.net == "proxy") {
-        spec.network = NetworkMode::Proxy;
-    } else if (request.net == "none") {
-        spec.network = NetworkMode::None;
-    } else if (request.net == "open") {
-        spec.network = NetworkMode::Open;
-    } else {
+    const auto network = networkModeFromString(request.net);
+    if (!network) {
         return flagError("--net", "'" + request.net + "' is not a network mode", "Use proxy, none or open");
     }
+    spec.network = *network;
 
     if (request.docker) {
         return flagError("--docker", "a container engine inside the sandbox is not available in this build",
@@ -334,15 +330,11 @@ Result<SandboxSpec> SpecBuilder::build(const RunRequest& request) const
         while (start <= list.size()) {
             const size_t comma = list.find(',', start);
             const std::string layer = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-            if (layer == "landlock") {
-                spec.allowDegraded.insert(DegradableLayer::Landlock);
-            } else if (layer == "seccomp") {
-                spec.allowDegraded.insert(DegradableLayer::Seccomp);
-            } else if (layer == "userns") {
-                spec.allowDegraded.insert(DegradableLayer::UserNamespace);
-            } else {
+            const auto known = degradableLayerFromString(layer);
+            if (!known) {
                 return flagError("--allow-degraded", "'" + layer + "' is not a layer", "Use landlock, seccomp or userns");
             }
+            spec.allowDegraded.insert(*known);
             if (comma == std::string::npos) {
                 break;
             }

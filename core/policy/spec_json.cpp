@@ -17,14 +17,8 @@ struct UnknownValue {
 
 NetworkMode networkFromString(const std::string& text)
 {
-    if (text == "open") {
-        return NetworkMode::Open;
-    }
-    if (text == "none") {
-        return NetworkMode::None;
-    }
-    if (text == "proxy") {
-        return NetworkMode::Proxy;
+    if (auto mode = networkModeFromString(text)) {
+        return *mode;
     }
     throw UnknownValue{"network mode '" + text + "'"};
 }
@@ -97,15 +91,11 @@ Result<SandboxSpec> specFromJson(const json& in)
         spec.ttl = ttl.value();
         for (const auto& layer : in.at("allow_degraded")) {
             const auto name = layer.get<std::string>();
-            if (name == "landlock") {
-                spec.allowDegraded.insert(DegradableLayer::Landlock);
-            } else if (name == "seccomp") {
-                spec.allowDegraded.insert(DegradableLayer::Seccomp);
-            } else if (name == "userns") {
-                spec.allowDegraded.insert(DegradableLayer::UserNamespace);
-            } else {
+            const auto known = degradableLayerFromString(name);
+            if (!known) {
                 throw UnknownValue{"degradable layer '" + name + "'"};
             }
+            spec.allowDegraded.insert(*known);
         }
         spec.command = in.at("command").get<std::vector<std::string>>();
         return spec;
