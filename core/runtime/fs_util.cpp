@@ -54,6 +54,15 @@ Result<UniqueFd> openCanonical(const std::string& path, int flags)
     return fd;
 }
 
+Status writeProcFile(pid_t pid, const char* name, const std::string& content)
+{
+    UniqueFd fd(::open(("/proc/" + std::to_string(pid) + "/" + name).c_str(), O_WRONLY | O_CLOEXEC));
+    if (!fd || ::write(fd.get(), content.data(), content.size()) != static_cast<ssize_t>(content.size())) {
+        return Error::fromErrno(std::string("cannot write /proc/PID/") + name + " for the sandbox", errno);
+    }
+    return {};
+}
+
 std::pair<std::string, std::string> splitParent(const std::string& path)
 {
     const auto slash = path.find_last_of('/');

@@ -29,6 +29,10 @@ Status writeFileAt(int dirFd, const std::string& name, const std::string& conten
 Status copyFileAt(int fromDirFd, const std::string& name, int toDirFd, const std::string& toName,
                   size_t maxBytes);
 
+// Writes one of /proc/PID/{uid_map,gid_map,setgroups} in a single write(2),
+// as the kernel requires.
+Status writeProcFile(pid_t pid, const char* name, const std::string& content);
+
 // Splits "/a/b/c" into ("a/b", "c").
 std::pair<std::string, std::string> splitParent(const std::string& path);
 

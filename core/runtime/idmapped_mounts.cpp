@@ -17,19 +17,6 @@
 
 namespace moat {
 
-namespace {
-
-Status writeProcFile(pid_t pid, const char* name, const std::string& content)
-{
-    UniqueFd fd(::open(("/proc/" + std::to_string(pid) + "/" + name).c_str(), O_WRONLY | O_CLOEXEC));
-    if (!fd || ::write(fd.get(), content.data(), content.size()) != static_cast<ssize_t>(content.size())) {
-        return Error::fromErrno(std::string("cannot write the id map ") + name, errno);
-    }
-    return {};
-}
-
-}  // namespace
-
 IdmappedMounts::IdmappedMounts(uid_t agentHostUid, gid_t agentHostGid)
     : agentUid_(agentHostUid), agentGid_(agentHostGid)
 {
@@ -65,9 +52,9 @@ Result<int> IdmappedMounts::usernsFor(uid_t ownerUid, gid_t ownerGid)
     gateRead.reset();
     const auto child = static_cast<pid_t>(pid);
     // Inside this namespace the owner's ids; outside, the agent's.
-    Status mapped = writeProcFile(child, "uid_map", std::to_string(ownerUid) + " " + std::to_string(agentUid_) + " 1\n");
+    Status mapped = fs::writeProcFile(child, "uid_map", std::to_string(ownerUid) + " " + std::to_string(agentUid_) + " 1\n");
     if (mapped) {
-        mapped = writeProcFile(child, "gid_map", std::to_string(ownerGid) + " " + std::to_string(agentGid_) + " 1\n");
+        mapped = fs::writeProcFile(child, "gid_map", std::to_string(ownerGid) + " " + std::to_string(agentGid_) + " 1\n");
     }
     UniqueFd ns;
     if (mapped) {

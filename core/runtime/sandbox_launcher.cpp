@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/sandbox_launcher.h"
 
-#include "runtime/idmapped_mounts.h"
+#include "runtime/fs_util.h"
+#include "runtime/init_plan.h"
 #include "runtime/kernel_support.h"
 #include "runtime/sandbox_init.h"
 #include "runtime/syscalls.h"
@@ -10,40 +11,17 @@
 #include <linux/close_range.h>
 #include <sched.h>
 #include <signal.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <spdlog/spdlog.h>
 
 #include <cerrno>
-#include <filesystem>
 #include <memory>
 
 namespace moat {
 
 namespace {
-
-Status writeProcFile(pid_t pid, const char* name, const std::string& content)
-{
-    UniqueFd fd(::open(("/proc/" + std::to_string(pid) + "/" + name).c_str(), O_WRONLY | O_CLOEXEC));
-    if (!fd || ::write(fd.get(), content.data(), content.size()) != static_cast<ssize_t>(content.size())) {
-        return Error::fromErrno(std::string("cannot write /proc/PID/") + name + " for the sandbox", errno);
-    }
-    return {};
-}
-
-Status makePrivateDir(const std::string& path)
-{
-    std::error_code ec;
-    std::filesystem::create_directories(path, ec);
-    if (ec) {
-        return Error::fromErrno("cannot create " + path, ec.value(), "Check the permissions of moat's state directory");
-    }
-    ::chmod(path.c_str(), 0700);
-    return {};
-}
 
 Error userNamespaceError(int err)
 {
@@ -52,13 +30,6 @@ Error userNamespaceError(int err)
                             "that kernel.unprivileged_userns_clone=1 (Debian kernels before 6.x) and that no "
                             "AppArmor or SELinux policy forbids them (kernel.apparmor_restrict_unprivileged_userns=0). "
                             "There is no degraded mode without them");
-}
-
-std::string shellFor(const std::string& imageRoot)
-{
-    struct stat info {};
-    const std::string base = imageRoot == "/" ? "" : imageRoot;
-    return ::stat((base + "/bin/bash").c_str(), &info) == 0 ? "/bin/bash" : "/bin/sh";
 }
 
 struct Pipe {
@@ -73,28 +44,6 @@ Result<Pipe> makePipe()
         return Error::fromErrno("cannot create a pipe", errno);
     }
     return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
-}
-
-std::vector<std::string> commandEnvironment(const SandboxSpec& spec, const AgentIdentity& id, const std::string& shell,
-                                            bool tty)
-{
-    auto vars = spec.environment;
-    vars["HOME"] = id.home;
-    vars["USER"] = id.name;
-    vars["LOGNAME"] = id.name;
-    vars["SHELL"] = shell;
-    vars["MOAT_SESSION"] = spec.sessionId;
-    if (spec.image.kind != ImageRef::Kind::Host || !vars.contains("PATH")) {
-        vars["PATH"] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-    }
-    if (tty && !vars.contains("TERM")) {
-        vars["TERM"] = "xterm-256color";
-    }
-    std::vector<std::string> out;
-    for (const auto& [name, value] : vars) {
-        out.push_back(name + "=" + value);
-    }
-    return out;
 }
 
 }  // namespace
@@ -114,74 +63,11 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
     spdlog::debug("kernel: Landlock ABI {}, seccomp {}", kernel.landlockAbi, kernel.seccomp ? "yes" : "no");
     spdlog::debug("agent: host uid {}, inside uid {} ({}), home {}{}", id.hostUid, id.insideUid, id.name, id.home,
                   id.privilegedInvoker ? ", idmapped mounts" : "");
-
-    InitConfig config;
-    config.rootfs.identity = id;
-    config.rootfs.hostname = "moat-" + spec.sessionId.substr(0, 8);
-    config.rootfs.hostImage = spec.image.kind == ImageRef::Kind::Host;
-    config.rootfs.imageRoot = config.rootfs.hostImage ? "/" : spec.image.path;
-    config.rootfs.yolo = spec.yolo;
-    config.rootfs.shell = shellFor(config.rootfs.imageRoot);
-
-    const std::string home = paths.homeDir(spec.profile);
-    if (auto made = makePrivateDir(home); !made) {
-        return made.error();
+    auto plan = planSandboxInit(spec, paths, id, kernel, stdio);
+    if (!plan) {
+        return plan.error();
     }
-    config.rootfs.binds.push_back({home, id.home, false, true, -1});
-    config.rootfs.binds.push_back({spec.workspace, spec.workspace, false, true, -1});
-    for (const auto& mount : spec.mounts) {
-        struct stat info {};
-        if (::stat(mount.path.c_str(), &info) != 0) {
-            return Error::fromErrno("cannot use " + mount.path, errno);
-        }
-        config.rootfs.binds.push_back({mount.path, mount.path, mount.readOnly, S_ISDIR(info.st_mode), -1});
-    }
-
-    // As root, the agent is an unprivileged uid: show it each host path
-    // through an idmapped mount owned, from its point of view, by itself.
-    std::vector<UniqueFd> preparedTrees;
-    if (id.privilegedInvoker) {
-        IdmappedMounts idmapped(id.hostUid, id.hostGid);
-        for (auto& bind : config.rootfs.binds) {
-            auto tree = idmapped.prepare(bind.source, bind.readOnly);
-            if (!tree) {
-                return tree.error();
-            }
-            bind.preparedTreeFd = tree->get();
-            preparedTrees.push_back(std::move(tree.value()));
-        }
-    }
-
-    config.landlockAbi = kernel.landlockAbi;
-    config.useSeccomp = kernel.seccomp;
-    config.seccomp.allowNamespaces = spec.sudo;
-    config.keepNamespaceCaps = spec.sudo;
-    config.newNetwork = spec.network != NetworkMode::Open;
-    config.landlock.readOnly = {"/"};
-    config.landlock.readWrite = {"/tmp", "/dev/shm", id.home, spec.workspace};
-    for (const auto& mount : spec.mounts) {
-        (mount.readOnly ? config.landlock.readOnly : config.landlock.readWrite).push_back(mount.path);
-    }
-    config.landlock.devices = {"/dev"};
-    config.landlock.procfs = {"/proc"};
-    // In a private network namespace only the sandbox's own loopback exists;
-    // TCP there stays closed unless --local-tcp (or --yolo) opens it.
-    config.landlock.restrictTcp = !spec.localTcp && spec.network != NetworkMode::Open;
-
-    config.command = spec.command;
-    const bool anyTty = stdio.stdinTty || stdio.stdoutTty || stdio.stderrTty;
-    config.environment = commandEnvironment(spec, id, config.rootfs.shell, anyTty);
-    config.workingDirectory = spec.workspace;
-    if (stdio.userTerminalFd >= 0) {
-        InitConfig::TerminalSettings terminal{};
-        if (::tcgetattr(stdio.userTerminalFd, &terminal.settings) == 0 &&
-            ::ioctl(stdio.userTerminalFd, TIOCGWINSZ, &terminal.size) == 0) {
-            config.terminal = terminal;
-        }
-    }
-    config.stdinTty = stdio.stdinTty;
-    config.stdoutTty = stdio.stdoutTty;
-    config.stderrTty = stdio.stderrTty;
+    InitConfig& config = plan->config;
 
     Sandbox sandbox;
     sandbox.identity = id;
@@ -239,7 +125,7 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
     spdlog::debug("sandbox init is pid {}", pid);
     sandbox.pidfd.reset(pidfd);
     initEnd.close();
-    preparedTrees.clear();
+    plan->preparedTrees.clear();
     in.read.reset();
     out.write.reset();
     err.write.reset();
@@ -256,18 +142,18 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
 
     Status mapped;
     if (id.privilegedInvoker) {
-        mapped = writeProcFile(sandbox.initPid, "uid_map", id.uidMapLine());
+        mapped = fs::writeProcFile(sandbox.initPid, "uid_map", id.uidMapLine());
         if (mapped) {
-            mapped = writeProcFile(sandbox.initPid, "gid_map", id.gidMapLine());
+            mapped = fs::writeProcFile(sandbox.initPid, "gid_map", id.gidMapLine());
         }
     } else {
         // Unprivileged: setgroups must be denied before a gid map is accepted.
-        mapped = writeProcFile(sandbox.initPid, "setgroups", "deny");
+        mapped = fs::writeProcFile(sandbox.initPid, "setgroups", "deny");
         if (mapped) {
-            mapped = writeProcFile(sandbox.initPid, "uid_map", id.uidMapLine());
+            mapped = fs::writeProcFile(sandbox.initPid, "uid_map", id.uidMapLine());
         }
         if (mapped) {
-            mapped = writeProcFile(sandbox.initPid, "gid_map", id.gidMapLine());
+            mapped = fs::writeProcFile(sandbox.initPid, "gid_map", id.gidMapLine());
         }
     }
     if (!mapped) {

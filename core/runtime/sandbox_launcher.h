@@ -7,6 +7,7 @@
 #include "policy/sandbox_spec.h"
 #include "runtime/agent_identity.h"
 #include "runtime/init_channel.h"
+#include "runtime/init_plan.h"
 
 #include <sys/types.h>
 
@@ -15,13 +16,6 @@
 #include <nlohmann/json.hpp>
 
 namespace moat {
-
-struct StdioMode {
-    bool stdinTty = false;
-    bool stdoutTty = false;
-    bool stderrTty = false;
-    int userTerminalFd = -1;  // the user's terminal, whose settings the agent's pty starts with
-};
 
 // A started sandbox, as its supervisor holds it: every fd that leads in or
 // out of the sandbox is here, outside it.
