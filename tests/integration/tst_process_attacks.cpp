@@ -15,6 +15,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <signal.h>
 #include <sys/stat.h>
 
 namespace {
@@ -105,6 +106,8 @@ private slots:
     void hostProcessesCannotBeSignalledOrTraced();
     void backgroundProcessesDieWithTheSession_data();
     void backgroundProcessesDieWithTheSession();
+    void foreignSystemCallAbisKillTheProcess_data();
+    void foreignSystemCallAbisKillTheProcess();
     void kernelInterfacesForEscapesAreClosed_data();
     void kernelInterfacesForEscapesAreClosed();
 
@@ -375,6 +378,34 @@ void ProcessAttacks::userNamespacesWorkWithSudoFlag()
         runner->moatRun({QStringLiteral("--sudo")},
                         {QStringLiteral("/usr/bin/unshare"), QStringLiteral("-U"), QStringLiteral("/bin/true")});
     QVERIFY2(inside.succeeded(), qPrintable(inside.describe()));
+}
+
+void ProcessAttacks::foreignSystemCallAbisKillTheProcess_data()
+{
+    IntegrationFixture::addAccountColumn();
+    IntegrationFixture::addAccountRows();
+}
+
+void ProcessAttacks::foreignSystemCallAbisKillTheProcess()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+#if !defined(__x86_64__)
+    QSKIP("the i386 system-call ABI exists only on x86-64");
+#endif
+    const QString tool = fixture_.install().tool(QStringLiteral("foreign-abi-syscall"));
+    const ProcessResult outside = runner->host({tool});
+    if (!outside.succeeded()) {
+        QSKIP(qPrintable(QStringLiteral("this kernel has no i386 ABI (%1)").arg(outside.describe())));
+    }
+    QVERIFY(outside.out.contains("i386 getpid: "));
+
+    // A filter written for the native ABI would not see this call; moat's
+    // kills the process instead (SIGSYS), with or without --sudo.
+    const QStringList tools{QStringLiteral("--ro"), fixture_.install().dir()};
+    for (const QStringList& flags : {tools, tools + QStringList{QStringLiteral("--sudo")}}) {
+        const ProcessResult inside = runner->moatRun(flags, {tool});
+        QVERIFY2(inside.exitCode == 128 + SIGSYS && !inside.out.contains("getpid"), qPrintable(inside.describe()));
+    }
 }
 
 void ProcessAttacks::hostProcessesCannotBeSignalledOrTraced_data()

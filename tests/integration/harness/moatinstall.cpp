@@ -52,7 +52,9 @@ bool MoatInstall::prepare(QString* error)
             return false;
         }
     }
-    if (!copyExecutable(QStringLiteral(MOAT_DENY_SYSCALLS), tool(QStringLiteral("deny-syscalls")), error)) {
+    if (!copyExecutable(QStringLiteral(MOAT_DENY_SYSCALLS), tool(QStringLiteral("deny-syscalls")), error) ||
+        !copyExecutable(QStringLiteral(MOAT_FOREIGN_ABI_SYSCALL), tool(QStringLiteral("foreign-abi-syscall")),
+                        error)) {
         return false;
     }
     const QDir tools(QStringLiteral(MOAT_TOOLS_SOURCE_DIR));
