@@ -153,6 +153,12 @@ int runSandboxInit(const InitConfig& config, const InitChannel& channel)
     if (auto became = becomeAgent(config.rootfs.identity); !became) {
         return fail(channel, became.error());
     }
+    // Changing the effective uid clears the parent-death signal: set it
+    // again, then make sure the supervisor did not die in between.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (pollfd hangup{channel.fd(), 0, 0}; ::poll(&hangup, 1, 0) > 0 && (hangup.revents & (POLLHUP | POLLERR))) {
+        return kSetupFailed;
+    }
     const std::string& hostname = config.rootfs.hostname;
     if (::sethostname(hostname.c_str(), hostname.size()) != 0) {
         return fail(channel, Error::fromErrno("cannot set the sandbox's host name", errno));

@@ -106,6 +106,8 @@ private slots:
     void hostProcessesCannotBeSignalledOrTraced();
     void backgroundProcessesDieWithTheSession_data();
     void backgroundProcessesDieWithTheSession();
+    void sandboxDiesWithItsSupervisor_data();
+    void sandboxDiesWithItsSupervisor();
     void foreignSystemCallAbisKillTheProcess_data();
     void foreignSystemCallAbisKillTheProcess();
     void kernelInterfacesForEscapesAreClosed_data();
@@ -378,6 +380,47 @@ void ProcessAttacks::userNamespacesWorkWithSudoFlag()
         runner->moatRun({QStringLiteral("--sudo")},
                         {QStringLiteral("/usr/bin/unshare"), QStringLiteral("-U"), QStringLiteral("/bin/true")});
     QVERIFY2(inside.succeeded(), qPrintable(inside.describe()));
+}
+
+void ProcessAttacks::sandboxDiesWithItsSupervisor_data()
+{
+    IntegrationFixture::addAccountColumn();
+    IntegrationFixture::addAccountRows();
+}
+
+void ProcessAttacks::sandboxDiesWithItsSupervisor()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    // The sleeping process is named MARKER-sleeping: moat's own command line
+    // (which carries MARKER in --env) never holds that whole name.
+    const QString script = QStringLiteral("exec -a \"$MARKER-sleeping\" /bin/sleep 1000");
+
+    // Outside, a child outlives its parent killed with SIGKILL.
+    const QString outsideMarker = uniqueMarker("orphan-outside");
+    markers_ << outsideMarker;
+    // The marker is split by "" so that only the child's command line holds it whole.
+    const qsizetype half = outsideMarker.size() / 2;
+    auto parent = runner->startHost(
+        {QStringLiteral("/bin/bash"), QStringLiteral("-c"),
+         QStringLiteral("MARKER=%1\"\"%2 /bin/bash -c '%3' & wait")
+             .arg(outsideMarker.left(half), outsideMarker.mid(half), script)});
+    const QByteArray orphan = (outsideMarker + QStringLiteral("-sleeping")).toUtf8();
+    QTRY_COMPARE_WITH_TIMEOUT(ProcessTable::withCommandLineContaining(orphan).size(), 1, 5000);
+    QVERIFY(::kill(parent->pid(), SIGKILL) == 0);
+    QTest::qWait(300);
+    QCOMPARE(ProcessTable::withCommandLineContaining(orphan).size(), 1);
+
+    // Inside, killing moat (which is the session's supervisor) takes the
+    // whole sandbox with it, as root and as an ordinary user.
+    const QString insideMarker = uniqueMarker("orphan-inside");
+    markers_ << insideMarker;
+    auto moat = runner->startHost(runner->moatRunCommand(
+        {QStringLiteral("--env"), QStringLiteral("MARKER=") + insideMarker},
+        {QStringLiteral("/bin/bash"), QStringLiteral("-c"), script}));
+    const QByteArray sleeping = (insideMarker + QStringLiteral("-sleeping")).toUtf8();
+    QTRY_COMPARE_WITH_TIMEOUT(ProcessTable::withCommandLineContaining(sleeping).size(), 1, 5000);
+    QVERIFY(::kill(moat->pid(), SIGKILL) == 0);
+    QTRY_VERIFY_WITH_TIMEOUT(ProcessTable::withCommandLineContaining(sleeping).isEmpty(), 3000);
 }
 
 void ProcessAttacks::foreignSystemCallAbisKillTheProcess_data()
