@@ -3,5 +3,6 @@
 # and the DNS stub's answers. Pure byte handling, no sockets, so that each can
 # be unit-tested and fuzzed on its own (tests/fuzz builds these same sources).
 add_library(moat_egress_protocol STATIC
-  egress/request_target.cpp)
+  egress/request_target.cpp
+  egress/socks5_messages.cpp)
 target_link_libraries(moat_egress_protocol PUBLIC moat_base PRIVATE moat_warnings)
