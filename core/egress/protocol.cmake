@@ -4,5 +4,6 @@
 # be unit-tested and fuzzed on its own (tests/fuzz builds these same sources).
 add_library(moat_egress_protocol STATIC
   egress/request_target.cpp
-  egress/socks5_messages.cpp)
+  egress/socks5_messages.cpp
+  egress/dns_stub_answer.cpp)
 target_link_libraries(moat_egress_protocol PUBLIC moat_base PRIVATE moat_warnings)
