@@ -66,7 +66,7 @@ RunCommand::RunCommand(CLI::App& parent)
     command_->add_flag("--sudo", request_.sudo, "The agent is root inside its own user namespace (no host privilege)");
     command_->add_flag("--docker", request_.docker, "A container engine inside the sandbox (not in this build)");
     command_->add_option("--net", request_.net,
-                         "proxy (default; no egress yet, same as none), none, or open (the host's network)")
+                         "proxy (default: loopback only, DNS answered and recorded by moat), none, or open (the host's network)")
         ->type_name("MODE");
     command_->add_flag("--yolo", request_.yolo,
                        "--sudo --net open and every host path you can read, read-only; recorded as yolo");

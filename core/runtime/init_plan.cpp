@@ -100,6 +100,8 @@ Result<InitPlan> planSandboxInit(const SandboxSpec& spec, const MoatPaths& paths
     config.seccomp.allowNamespaces = spec.sudo;
     config.keepNamespaceCaps = spec.sudo;
     config.newNetwork = spec.network != NetworkMode::Open;
+    // --net none has no listener at all; the default (proxy) has the DNS stub.
+    config.dnsStub = spec.network == NetworkMode::Proxy;
     config.landlock.readOnly = {"/"};
     config.landlock.readWrite = {"/tmp", "/dev/shm", id.home, spec.workspace};
     for (const auto& mount : spec.mounts) {
@@ -110,6 +112,9 @@ Result<InitPlan> planSandboxInit(const SandboxSpec& spec, const MoatPaths& paths
     // In a private network namespace only the sandbox's own loopback exists;
     // TCP there stays closed unless --local-tcp (or --yolo) opens it.
     config.landlock.restrictTcp = !spec.localTcp && spec.network != NetworkMode::Open;
+    if (config.dnsStub) {
+        config.landlock.tcpConnectPorts.push_back(53);  // DNS over TCP, to the stub
+    }
 
     config.command = spec.command;
     const bool anyTty = stdio.stdinTty || stdio.stdoutTty || stdio.stderrTty;

@@ -4,6 +4,7 @@
 #include "runtime/capabilities.h"
 #include "runtime/command_exec.h"
 #include "runtime/loopback.h"
+#include "runtime/loopback_listeners.h"
 
 #include <grp.h>
 #include <poll.h>
@@ -43,6 +44,25 @@ Status becomeAgent(const AgentIdentity& id)
         return Error::fromErrno("cannot switch to the agent's user", errno);
     }
     return {};
+}
+
+// The nameserver of the sandbox's resolv.conf: sockets made here, served by
+// the supervisor's DNS stub outside.
+Status handOutDnsSockets(const InitChannel& channel)
+{
+    constexpr uint16_t kDnsPort = 53;
+    auto udp = bindLoopbackUdp(kDnsPort);
+    if (!udp) {
+        return udp.error();
+    }
+    auto tcp = listenLoopbackTcp(kDnsPort);
+    if (!tcp) {
+        return tcp.error();
+    }
+    if (auto sent = channel.send({{"t", "listener"}, {"name", "dns-udp"}}, udp->get()); !sent) {
+        return sent;
+    }
+    return channel.send({{"t", "listener"}, {"name", "dns-tcp"}}, tcp->get());
 }
 
 struct Confinement {
@@ -169,6 +189,11 @@ int runSandboxInit(const InitConfig& config, const InitChannel& channel)
     if (config.newNetwork) {
         if (auto up = bringUpLoopback(); !up) {
             return fail(channel, up.error());
+        }
+    }
+    if (config.dnsStub) {
+        if (auto handed = handOutDnsSockets(channel); !handed) {
+            return fail(channel, handed.error());
         }
     }
     // A session of its own: signals meant for the user's terminal never

@@ -24,6 +24,7 @@ struct InitConfig {
     bool useSeccomp = true;         // false only with --allow-degraded=seccomp
     bool keepNamespaceCaps = false; // --sudo: capabilities inside its own user namespace
     bool newNetwork = true;         // bring up lo of the private network namespace
+    bool dnsStub = false;           // hand UDP and TCP 127.0.0.1:53 to the supervisor's DNS stub
 
     std::vector<std::string> command;
     std::vector<std::string> environment;  // NAME=VALUE

@@ -178,6 +178,8 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
         }
         if (type == "pty" && message->fd) {
             sandbox.ptyMaster = std::move(message->fd);
+        } else if (type == "listener" && message->fd && message->body.value("name", std::string()).size() > 0) {
+            sandbox.listeners[message->body["name"].get<std::string>()] = std::move(message->fd);
         } else if (type == "confined") {
             sandbox.confinement = message->body;
             spdlog::debug("sandbox confined: {}", message->body.dump());

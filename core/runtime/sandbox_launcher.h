@@ -12,6 +12,8 @@
 #include <sys/types.h>
 
 #include <functional>
+#include <map>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +29,7 @@ struct Sandbox {
     UniqueFd stdinWrite;  // when stdin is not a terminal
     UniqueFd stdoutRead;  // when stdout is not a terminal
     UniqueFd stderrRead;  // when stderr is not a terminal
+    std::map<std::string, UniqueFd> listeners;  // sockets inside the sandbox, served from outside
     AgentIdentity identity;
     nlohmann::json confinement;  // what init reported it enforced
     std::string hostname;

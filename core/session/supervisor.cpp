@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "session/supervisor.h"
 
+#include "egress/dns_stub.h"
 #include "runtime/syscalls.h"
 #include "session/stdio_relay.h"
 #include "session/terminal_guard.h"
@@ -170,6 +171,7 @@ int Supervisor::run()
     watchInit();
     watchChannel();
     watchSignals();
+    startDnsStub();
     armTtl();
     io_.run();
 
@@ -219,6 +221,9 @@ void Supervisor::onInitExited()
     (void)drainChannel();  // e.g. why the command could not be executed
     ttlTimer_.cancel();
     graceTimer_.cancel();
+    if (dnsStub_) {
+        dnsStub_->stop();
+    }
     signals_.cancel();
     if (channelWatch_) {
         channelWatch_->cancel();
@@ -279,6 +284,40 @@ void Supervisor::onJobStopped()
     }
     terminal_->restore();
     ::kill(0, SIGTSTP);
+}
+
+void Supervisor::startDnsStub()
+{
+    auto udp = sandbox_.listeners.find("dns-udp");
+    auto tcp = sandbox_.listeners.find("dns-tcp");
+    if (udp == sandbox_.listeners.end() || tcp == sandbox_.listeners.end()) {
+        return;  // --net none or open: no stub
+    }
+    dnsStub_ = std::make_unique<DnsStub>(io_, std::move(udp->second), std::move(tcp->second),
+                                         [this](const DnsStubAnswer& answer, const char* transport) {
+                                             recordDnsQuery(answer, transport);
+                                         });
+    dnsStub_->start();
+}
+
+void Supervisor::recordDnsQuery(const DnsStubAnswer& answer, const char* transport)
+{
+    if (!dnsEvents_.admit()) {
+        return;
+    }
+    nlohmann::json data = {{"transport", transport}};
+    if (answer.outcome() == DnsStubAnswer::Outcome::NxDomain) {
+        data["name"] = answer.name();
+        data["qtype"] = answer.type();
+        data["answer"] = "NXDOMAIN";
+    } else {
+        data["answer"] = answer.outcome() == DnsStubAnswer::Outcome::Dropped ? "none" : "error";
+        data["problem"] = answer.problem();
+    }
+    if (const uint64_t suppressed = dnsEvents_.takeSuppressed(); suppressed > 0) {
+        data["not_recorded_before"] = suppressed;  // over the per-second budget
+    }
+    record("dns.query", std::move(data));
 }
 
 void Supervisor::watchSignals()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "audit/event_budget.h"
 #include "audit/event_log.h"
 #include "base/moat_paths.h"
 #include "policy/sandbox_spec.h"
@@ -20,6 +21,8 @@
 
 namespace moat {
 
+class DnsStub;
+class DnsStubAnswer;
 class StdioRelay;
 class TerminalGuard;
 
@@ -45,6 +48,8 @@ private:
     bool drainChannel();
     void handleInitMessage(const nlohmann::json& body);
     void watchSignals();
+    void startDnsStub();
+    void recordDnsQuery(const DnsStubAnswer& answer, const char* transport);
     void armTtl();
     void onInitExited();
     void onJobStopped();
@@ -69,6 +74,8 @@ private:
     boost::asio::steady_timer graceTimer_;
     std::unique_ptr<StdioRelay> relay_;
     std::unique_ptr<TerminalGuard> terminal_;
+    std::unique_ptr<DnsStub> dnsStub_;
+    EventBudget dnsEvents_{50};
 
     int exitCode_ = 125;
     bool expired_ = false;

