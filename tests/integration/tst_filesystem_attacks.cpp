@@ -5,6 +5,7 @@
 
 #include "integrationfixture.h"
 #include "plantedcredentials.h"
+#include "processtable.h"
 
 #include <QDir>
 #include <QFile>
@@ -155,6 +156,9 @@ void FilesystemAttacks::credentialsCannotBeReadThroughProc()
     // host's root directory.
     auto victim = runner->startHost({QStringLiteral("/bin/sleep"), QStringLiteral("1000")});
     QVERIFY(victim->isRunning());
+    // Until setpriv has exec'd sleep, the process is not dumpable (it just
+    // changed uid) and its /proc entries are closed even to its own user.
+    QTRY_VERIFY_WITH_TIMEOUT(ProcessTable::commandLine(victim->pid()).startsWith("/bin/sleep"), 5000);
     const QString throughVictim = QStringLiteral("/proc/%1/root%2").arg(victim->pid()).arg(credentials.path());
 
     const ProcessResult outside = runner->host({kCat, throughVictim});

@@ -462,6 +462,9 @@ void ProcessAttacks::hostProcessesCannotBeSignalledOrTraced()
     MOAT_FETCH_RUNNER(fixture_, runner);
     auto victim = runner->startHost({QStringLiteral("/bin/sleep"), QStringLiteral("1000")});
     QVERIFY(victim->isRunning());
+    // Until setpriv has exec'd sleep, the process is not dumpable (it just
+    // changed uid): neither kill -0 nor ptrace would say anything about moat.
+    QTRY_VERIFY_WITH_TIMEOUT(ProcessTable::commandLine(victim->pid()).startsWith("/bin/sleep"), 5000);
     const QString pid = QString::number(victim->pid());
     const QString ptrace = fixture_.install().tool(QStringLiteral("ptrace-attach.py"));
     const QStringList tools{QStringLiteral("--ro"), fixture_.install().dir()};
