@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "egress/http_proxy_client.h"
+
+#include "egress/control_api.h"
+#include "egress/http_message_relay.h"
+#include "egress/request_target.h"
+#include "egress/server_name_check.h"
+#include "egress/splice_tunnel.h"
+#include "egress/upstream_dialer.h"
+
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/string.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
+
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace moat {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::ip::tcp;
+
+namespace {
+
+using RequestParser = http::request_parser<http::buffer_body>;
+using ResponseParser = http::response_parser<http::buffer_body>;
+
+constexpr std::chrono::seconds kAnswerTimeout{5};
+
+// Beast in Boost 1.74 speaks boost::string_view.
+std::string_view view(beast::string_view text)
+{
+    return {text.data(), text.size()};
+}
+constexpr std::size_t kShownTargetLength = 256;
+// Bodies are streamed, so their size needs no limit. Not boost::none: Beast
+// 1.74 compares a Content-Length with an empty optional as "greater".
+constexpr std::uint64_t kUnlimitedBody = std::numeric_limits<std::uint64_t>::max();
+
+// A connection to one upstream, kept between requests of a keep-alive client.
+struct Upstream {
+    beast::tcp_stream stream;
+    beast::flat_buffer buffer;
+    std::string host;
+    std::uint16_t port = 0;
+    std::string address;
+};
+
+class HttpProxyClient {
+public:
+    HttpProxyClient(std::shared_ptr<ProxyContext> context, tcp::socket socket)
+        : context_(std::move(context)), slot_(std::make_shared<ConnectionSlot>(context_)), client_(std::move(socket))
+    {
+    }
+
+    asio::awaitable<void> serve();
+
+private:
+    enum class Next { KeepServing, Close, BecameTunnel };
+
+    const ProxyLimits& limits() const { return context_->limits; }
+    asio::awaitable<bool> readRequestHead(RequestParser& parser, bool firstRequest);
+    asio::awaitable<Next> handle(RequestParser& parser);
+    asio::awaitable<Next> answerControl(RequestParser& parser, std::string_view path);
+    asio::awaitable<Next> openTunnel(RequestParser& parser, const RequestTarget& target);
+    asio::awaitable<Next> forward(RequestParser& parser, const RequestTarget& target);
+    asio::awaitable<bool> connectUpstream(const RequestTarget& target, EgressEvent& event);
+    asio::awaitable<Next> refuse(http::status status, std::string reason);
+    asio::awaitable<Next> refuseDial(const DialResult& dial, EgressEvent event);
+    bool isControlTarget(const RequestTarget& target) const;
+
+    std::shared_ptr<ProxyContext> context_;
+    std::shared_ptr<ConnectionSlot> slot_;
+    beast::tcp_stream client_;
+    beast::flat_buffer buffer_;
+    std::optional<Upstream> upstream_;
+};
+
+EgressEvent eventFor(const char* protocol, const RequestTarget& target)
+{
+    EgressEvent event;
+    event.protocol = protocol;
+    event.host = target.host();
+    event.port = target.port();
+    if (target.kind() == RequestTarget::Kind::Absolute) {
+        event.method = target.method();
+        event.path = target.path().substr(0, kShownTargetLength);
+    }
+    return event;
+}
+
+asio::awaitable<void> HttpProxyClient::serve()
+{
+    bool firstRequest = true;
+    for (;;) {
+        RequestParser parser;
+        parser.header_limit(static_cast<std::uint32_t>(limits().maxHeaderBytes));
+        parser.body_limit(kUnlimitedBody);  // bodies are streamed, never held whole
+        if (!co_await readRequestHead(parser, firstRequest)) {
+            co_return;
+        }
+        firstRequest = false;
+        const Next next = co_await handle(parser);
+        if (next != Next::KeepServing) {
+            co_return;
+        }
+    }
+}
+
+// The head of the next request, bounded twice: a keep-alive connection may
+// wait keepAliveIdle for its first byte, and from then on (or from the
+// connection's start) the whole head must arrive within headTimeout.
+asio::awaitable<bool> HttpProxyClient::readRequestHead(RequestParser& parser, bool firstRequest)
+{
+    boost::system::error_code ec;
+    if (!firstRequest && buffer_.size() == 0) {
+        client_.expires_after(limits().keepAliveIdle);
+        const std::size_t n = co_await client_.async_read_some(buffer_.prepare(4096), untilDone(ec));
+        if (ec) {
+            co_return false;  // closed, or idle too long: nothing to answer
+        }
+        buffer_.commit(n);
+    }
+    client_.expires_after(limits().headTimeout);
+    co_await http::async_read_header(client_, buffer_, parser, untilDone(ec));
+    if (!ec) {
+        co_return true;
+    }
+    if (ec == http::error::end_of_stream || ec == asio::error::eof || ec == asio::error::connection_reset) {
+        co_return false;
+    }
+    if (ec == http::error::header_limit) {
+        co_await refuse(http::status::request_header_fields_too_large,
+                        "the request head is larger than " + std::to_string(limits().maxHeaderBytes) + " bytes");
+    } else if (ec == beast::error::timeout) {
+        co_await refuse(http::status::request_timeout, "the request head did not arrive within " +
+                                                           std::to_string(limits().headTimeout.count()) + " s");
+    } else {
+        co_await refuse(http::status::bad_request, "malformed HTTP request: " + ec.message());
+    }
+    co_return false;
+}
+
+asio::awaitable<HttpProxyClient::Next> HttpProxyClient::handle(RequestParser& parser)
+{
+    const auto& request = parser.get();
+    const std::string_view method = view(request.method_string());
+    const std::string_view rawTarget = view(request.target());
+    if (rawTarget.size() > RequestTarget::kMaxTargetLength) {
+        co_return co_await refuse(http::status::uri_too_long,
+                                  "the request target is longer than " +
+                                      std::to_string(RequestTarget::kMaxTargetLength) + " bytes");
+    }
+    if (!rawTarget.empty() && rawTarget.front() == '/') {
+        co_return co_await answerControl(parser, rawTarget);
+    }
+    std::vector<std::string_view> hostHeaders;
+    for (const auto& field : request) {
+        if (field.name() == http::field::host) {
+            hostHeaders.push_back(view(field.value()));
+        }
+    }
+    auto target = RequestTarget::parse(method, rawTarget, hostHeaders);
+    if (!target) {
+        EgressEvent event;
+        event.kind = EgressEvent::Kind::Deny;
+        event.protocol = method == "CONNECT" ? "connect" : "http";
+        event.method = std::string(method.substr(0, 32));
+        event.target = std::string(rawTarget.substr(0, kShownTargetLength));
+        event.reason = target.error().message();
+        context_->emit(event);
+        co_return co_await refuse(http::status::bad_request, target.error().message());
+    }
+    if (target->kind() == RequestTarget::Kind::Authority) {
+        co_return co_await openTunnel(parser, *target);
+    }
+    if (isControlTarget(*target)) {
+        co_return co_await answerControl(parser, target->path());
+    }
+    co_return co_await forward(parser, *target);
+}
+
+bool HttpProxyClient::isControlTarget(const RequestTarget& target) const
+{
+    // The agent's own view of the listener, however it spells it: the control
+    // endpoint is never forwarded, even when the user allowed 127.0.0.1.
+    if (target.port() != context_->controlPort) {
+        return false;
+    }
+    return EgressPolicy::sameDestination(target.host(), target.port(), "127.0.0.1", context_->controlPort) ||
+           EgressPolicy::sameDestination(target.host(), target.port(), "localhost", context_->controlPort);
+}
+
+asio::awaitable<HttpProxyClient::Next> HttpProxyClient::answerControl(RequestParser& parser, std::string_view path)
+{
+    const auto& request = parser.get();
+    if (!parser.is_done()) {
+        co_return co_await refuse(http::status::payload_too_large, "the control endpoint takes no request body");
+    }
+    auto checked = RequestTarget::parseOriginForm(view(request.method_string()), path);
+    if (!checked) {
+        co_return co_await refuse(http::status::bad_request, checked.error().message());
+    }
+    const nlohmann::json session = context_->sessionInfo ? context_->sessionInfo() : nlohmann::json::object();
+    const ControlResponse answer = answerControlRequest(view(request.method_string()), checked->path(), session);
+    http::response<http::string_body> response{static_cast<http::status>(answer.status), 11};
+    response.set(http::field::content_type, "application/json");
+    response.set(http::field::cache_control, "no-store");
+    response.body() = answer.body.dump() + "\n";
+    response.prepare_payload();
+    if (request.method() == http::verb::head) {
+        response.body().clear();
+    }
+    const bool keepAlive = request.keep_alive();
+    response.keep_alive(keepAlive);
+    boost::system::error_code ec;
+    client_.expires_after(kAnswerTimeout);
+    co_await http::async_write(client_, response, untilDone(ec));
+    co_return ec || !keepAlive ? Next::Close : Next::KeepServing;
+}
+
+asio::awaitable<HttpProxyClient::Next> HttpProxyClient::refuse(http::status status, std::string reason)
+{
+    http::response<http::string_body> response{status, 11};
+    response.set(http::field::content_type, "text/plain; charset=utf-8");
+    response.set(http::field::cache_control, "no-store");
+    response.body() = "moat: " + reason + "\n";
+    response.keep_alive(false);
+    response.prepare_payload();
+    boost::system::error_code ec;
+    client_.expires_after(kAnswerTimeout);
+    co_await http::async_write(client_, response, untilDone(ec));
+    client_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    co_return Next::Close;
+}
+
+asio::awaitable<HttpProxyClient::Next> HttpProxyClient::refuseDial(const DialResult& dial, EgressEvent event)
+{
+    switch (dial.outcome) {
+    case DialResult::Outcome::Denied:
+        event.kind = EgressEvent::Kind::Deny;
+        event.reason = dial.decision.reason;
+        event.suggestion = dial.decision.suggestion;
+        context_->emit(event);
+        co_return co_await refuse(http::status::forbidden, dial.decision.reason);
+    case DialResult::Outcome::TimedOut:
+        event.kind = EgressEvent::Kind::Error;
+        event.address = dial.address;
+        event.reason = dial.problem;
+        context_->emit(event);
+        co_return co_await refuse(http::status::gateway_timeout, dial.problem);
+    case DialResult::Outcome::Unresolved:
+    case DialResult::Outcome::Failed:
+    case DialResult::Outcome::Connected:
+        break;
+    }
+    event.kind = EgressEvent::Kind::Error;
+    event.address = dial.address;
+    event.reason = dial.problem;
+    context_->emit(event);
+    co_return co_await refuse(http::status::bad_gateway, dial.problem);
+}
+
+asio::awaitable<HttpProxyClient::Next> HttpProxyClient::openTunnel(RequestParser& parser, const RequestTarget& target)
+{
+    const auto& request = parser.get();
+    if (!parser.is_done() || request.has_content_length() || request.chunked()) {
+        co_return co_await refuse(http::status::bad_request, "a CONNECT request has no body");
+    }
+    EgressEvent event = eventFor("connect", target);
+    DialResult dial = co_await dialUpstream(context_->policy, limits(), target.host(), target.port());
+    if (dial.outcome != DialResult::Outcome::Connected) {
+        co_return co_await refuseDial(dial, std::move(event));
+    }
+    event.kind = EgressEvent::Kind::Allow;
+    event.address = dial.address;
+    event.reason = dial.decision.reason;
+    context_->emit(event);
+
+    static constexpr std::string_view kEstablished = "HTTP/1.1 200 Connection established\r\n\r\n";
+    boost::system::error_code ec;
+    client_.expires_after(kAnswerTimeout);
+    co_await asio::async_write(client_, asio::buffer(kEstablished), untilDone(ec));
+    if (ec) {
+        co_return Next::Close;
+    }
+    client_.expires_never();
+
+    SpliceTunnel::Options options;
+    const auto pending = buffer_.data();  // bytes the agent sent right after its CONNECT
+    const auto* first = static_cast<const std::uint8_t*>(pending.data());
+    options.clientBytes.assign(first, first + pending.size());
+    options.check = serverNameCheck(target.host(), target.port());
+    options.lease = slot_;
+    options.onRefused = [context = context_, event](const std::string& reason) mutable {
+        event.kind = EgressEvent::Kind::Deny;
+        event.reason = reason;
+        event.suggestion.clear();
+        context->emit(event);
+    };
+    auto tunnel = std::make_shared<SpliceTunnel>(context_->pipes, limits(), client_.release_socket(),
+                                                 std::move(*dial.socket), std::move(options));
+    tunnel->start();
+    co_return Next::BecameTunnel;
+}
+
+asio::awaitable<bool> HttpProxyClient::connectUpstream(const RequestTarget& target, EgressEvent& event)
+{
+    if (upstream_ && upstream_->port == target.port() &&
+        EgressPolicy::sameDestination(upstream_->host, upstream_->port, target.host(), target.port())) {
+        co_return true;
+    }
+    upstream_.reset();
+    DialResult dial = co_await dialUpstream(context_->policy, limits(), target.host(), target.port());
+    if (dial.outcome != DialResult::Outcome::Connected) {
+        co_await refuseDial(dial, event);
+        co_return false;
+    }
+    upstream_.emplace(Upstream{beast::tcp_stream(std::move(*dial.socket)), {}, target.host(), target.port(),
+                               dial.address});
+    event.reason = dial.decision.reason;
+    co_return true;
+}
+
+asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& parser, const RequestTarget& target)
+{
+    auto& request = parser.get();
+    EgressEvent event = eventFor("http", target);
+    const bool reused = upstream_ && upstream_->port == target.port() &&
+                        EgressPolicy::sameDestination(upstream_->host, upstream_->port, target.host(), target.port());
+    if (!co_await connectUpstream(target, event)) {
+        co_return Next::Close;
+    }
+    if (reused) {
+        event.reason = context_->policy.decideName(target.host(), target.port()).reason;
+    }
+    event.kind = EgressEvent::Kind::Allow;
+    event.address = upstream_->address;
+    context_->emit(event);
+
+    const bool clientKeepAlive = request.keep_alive();
+    const bool expectsContinue = beast::iequals(request[http::field::expect], "100-continue");
+    const bool isHead = request.method() == http::verb::head;
+
+    // The upstream sees an origin-form request for its own host, without the
+    // fields that described the agent's connection to the proxy.
+    request.target(beast::string_view(target.path().data(), target.path().size()));
+    removeHopByHopFields(request);
+    request.erase(http::field::expect);
+    request.version(11);
+    request.keep_alive(true);
+    if (expectsContinue) {
+        // Answered here rather than by the upstream: the body is streamed
+        // anyway, and waiting on the upstream's interim answer gains nothing.
+        static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+        boost::system::error_code ec;
+        client_.expires_after(kAnswerTimeout);
+        co_await asio::async_write(client_, asio::buffer(kContinue), untilDone(ec));
+        if (ec) {
+            co_return Next::Close;
+        }
+    }
+
+    boost::system::error_code ec;
+    http::serializer<true, http::buffer_body> requestWriter{request};
+    upstream_->stream.expires_after(limits().bodyIdleTimeout);
+    co_await http::async_write_header(upstream_->stream, requestWriter, untilDone(ec));
+    if (!ec) {
+        ec = co_await relayMessageBody(client_, buffer_, parser, upstream_->stream, requestWriter,
+                                       limits().bodyIdleTimeout);
+    }
+    if (ec) {
+        const std::string problem = "sending the request to " + upstream_->address + " failed: " + ec.message();
+        upstream_.reset();
+        co_return co_await refuse(http::status::bad_gateway, problem);
+    }
+
+    ResponseParser responseParser;
+    std::optional<ResponseParser> interim;
+    ResponseParser* reader = &responseParser;
+    for (;;) {
+        reader->header_limit(static_cast<std::uint32_t>(limits().maxHeaderBytes));
+        reader->body_limit(kUnlimitedBody);
+        reader->skip(isHead);
+        upstream_->stream.expires_after(limits().responseTimeout);
+        co_await http::async_read_header(upstream_->stream, upstream_->buffer, *reader, untilDone(ec));
+        if (ec) {
+            const bool timedOut = ec == beast::error::timeout;
+            const std::string problem =
+                timedOut ? upstream_->address + " sent no response within " +
+                               std::to_string(limits().responseTimeout.count()) + " s"
+                         : "reading the response of " + upstream_->address + " failed: " + ec.message();
+            upstream_.reset();
+            co_return co_await refuse(timedOut ? http::status::gateway_timeout : http::status::bad_gateway,
+                                      problem);
+        }
+        const unsigned status = reader->get().result_int();
+        if (status == 101) {
+            upstream_.reset();
+            co_return co_await refuse(http::status::bad_gateway,
+                                      "the upstream switched protocols, which the proxy does not relay; use CONNECT");
+        }
+        if (status >= 200 || status < 100) {
+            break;
+        }
+        // An interim (1xx) answer: the client already had its 100 Continue.
+        interim.emplace();
+        reader = &*interim;
+    }
+
+    auto& response = reader->get();
+    const bool upstreamKeepAlive = response.keep_alive() && !reader->need_eof();
+    const bool keepAlive = clientKeepAlive && !reader->need_eof();
+    removeHopByHopFields(response);
+    response.version(11);
+    response.keep_alive(keepAlive);
+    http::serializer<false, http::buffer_body> responseWriter{response};
+    client_.expires_after(limits().bodyIdleTimeout);
+    co_await http::async_write_header(client_, responseWriter, untilDone(ec));
+    const unsigned status = response.result_int();
+    const bool hasBody = !isHead && status != 204 && status != 304;
+    if (!ec && hasBody) {
+        ec = co_await relayMessageBody(upstream_->stream, upstream_->buffer, *reader, client_, responseWriter,
+                                       limits().bodyIdleTimeout);
+    }
+    if (ec || !upstreamKeepAlive) {
+        upstream_.reset();
+    }
+    co_return ec || !keepAlive ? Next::Close : Next::KeepServing;
+}
+
+}  // namespace
+
+asio::awaitable<void> serveHttpProxyClient(std::shared_ptr<ProxyContext> context, tcp::socket socket)
+{
+    HttpProxyClient client(std::move(context), std::move(socket));
+    co_await client.serve();
+}
+
+}  // namespace moat
