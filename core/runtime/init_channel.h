@@ -14,7 +14,8 @@ namespace moat {
 // Messages, init -> supervisor:
 //   {"t":"error","what","errno","hint"}   setup failed; init exits 125
 //   {"t":"pty"} + master fd                the agent's terminal
-//   {"t":"listener","name"} + socket fd    a socket of the sandbox's loopback to serve (e.g. "dns-udp")
+//   {"t":"listener","name"} + socket fd    a socket of the sandbox's loopback to serve ("dns-udp", "dns-tcp",
+//                                          "proxy-http", "proxy-socks": policy/egress_endpoints.h)
 //   {"t":"confined","landlock_abi","landlock_fs","landlock_net","landlock_scoped","seccomp","degraded":[...]}
 //   {"t":"started","pid"}                  the command runs
 //   {"t":"exec_failed","errno","command"}  the command could not be executed

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/init_plan.h"
 
+#include "policy/egress_endpoints.h"
+#include "policy/proxy_environment.h"
 #include "runtime/idmapped_mounts.h"
 
 #include <sys/ioctl.h>
@@ -35,6 +37,17 @@ std::vector<std::string> commandEnvironment(const SandboxSpec& spec, const Agent
                                             bool tty)
 {
     auto vars = spec.environment;
+    // MOAT_* are moat's to set, and only where they are true: MOAT_API exists
+    // only with the proxy that serves it.
+    std::erase_if(vars, [](const auto& entry) { return entry.first.starts_with("MOAT_"); });
+    if (spec.network == NetworkMode::Proxy) {
+        // Every spelling of the proxy variables points at moat's proxy: a
+        // stale value from the spec could only send clients to a dead end.
+        std::erase_if(vars, [](const auto& entry) { return isProxyVariable(entry.first); });
+        for (auto& [name, value] : proxyEnvironment()) {
+            vars[name] = std::move(value);
+        }
+    }
     vars["HOME"] = id.home;
     vars["USER"] = id.name;
     vars["LOGNAME"] = id.name;
@@ -100,8 +113,9 @@ Result<InitPlan> planSandboxInit(const SandboxSpec& spec, const MoatPaths& paths
     config.seccomp.allowNamespaces = spec.sudo;
     config.keepNamespaceCaps = spec.sudo;
     config.newNetwork = spec.network != NetworkMode::Open;
-    // --net none has no listener at all; the default (proxy) has the DNS stub.
-    config.dnsStub = spec.network == NetworkMode::Proxy;
+    // --net none has no listener at all; the default (proxy) has the DNS
+    // stub and the proxy, the only way out.
+    config.egressListeners = spec.network == NetworkMode::Proxy;
     config.landlock.readOnly = {"/"};
     config.landlock.readWrite = {"/tmp", "/dev/shm", id.home, spec.workspace};
     for (const auto& mount : spec.mounts) {
@@ -112,8 +126,9 @@ Result<InitPlan> planSandboxInit(const SandboxSpec& spec, const MoatPaths& paths
     // In a private network namespace only the sandbox's own loopback exists;
     // TCP there stays closed unless --local-tcp (or --yolo) opens it.
     config.landlock.restrictTcp = !spec.localTcp && spec.network != NetworkMode::Open;
-    if (config.dnsStub) {
-        config.landlock.tcpConnectPorts.push_back(53);  // DNS over TCP, to the stub
+    if (config.egressListeners) {
+        // The agent may connect to moat's own listeners, and to nothing else.
+        config.landlock.tcpConnectPorts = {kDnsPort, kProxyHttpPort, kProxySocksPort};
     }
 
     config.command = spec.command;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/sandbox_init.h"
 
+#include "policy/egress_endpoints.h"
 #include "runtime/capabilities.h"
 #include "runtime/command_exec.h"
 #include "runtime/loopback.h"
@@ -11,6 +12,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,23 +48,36 @@ Status becomeAgent(const AgentIdentity& id)
     return {};
 }
 
-// The nameserver of the sandbox's resolv.conf: sockets made here, served by
-// the supervisor's DNS stub outside.
-Status handOutDnsSockets(const InitChannel& channel)
+// Passes one listening socket to the supervisor; init's own copy closes on
+// return, so that nothing inside the sandbox holds it.
+Status handOut(const InitChannel& channel, const char* name, Result<UniqueFd> socket)
 {
-    constexpr uint16_t kDnsPort = 53;
-    auto udp = bindLoopbackUdp(kDnsPort);
-    if (!udp) {
-        return udp.error();
+    if (!socket) {
+        return socket.error();
     }
-    auto tcp = listenLoopbackTcp(kDnsPort);
-    if (!tcp) {
-        return tcp.error();
-    }
-    if (auto sent = channel.send({{"t", "listener"}, {"name", "dns-udp"}}, udp->get()); !sent) {
+    return channel.send({{"t", "listener"}, {"name", name}}, socket->get());
+}
+
+// The egress servers' sockets (policy/egress_endpoints.h): made here, inside
+// the network namespace where nothing else leads out, and served by the
+// supervisor outside. The DNS stub is resolv.conf's nameserver; the proxies
+// are where the command's HTTP(S)_PROXY and ALL_PROXY point.
+Status handOutEgressSockets(const InitChannel& channel)
+{
+    // Clients may open thousands of connections at once (a package manager,
+    // a parallel build): a short queue would refuse some before the
+    // supervisor has accepted any.
+    constexpr int kProxyBacklog = SOMAXCONN;
+    if (auto sent = handOut(channel, kDnsUdpListener, bindLoopbackUdp(kDnsPort)); !sent) {
         return sent;
     }
-    return channel.send({{"t", "listener"}, {"name", "dns-tcp"}}, tcp->get());
+    if (auto sent = handOut(channel, kDnsTcpListener, listenLoopbackTcp(kDnsPort)); !sent) {
+        return sent;
+    }
+    if (auto sent = handOut(channel, kProxyHttpListener, listenLoopbackTcp(kProxyHttpPort, kProxyBacklog)); !sent) {
+        return sent;
+    }
+    return handOut(channel, kProxySocksListener, listenLoopbackTcp(kProxySocksPort, kProxyBacklog));
 }
 
 struct Confinement {
@@ -191,8 +206,8 @@ int runSandboxInit(const InitConfig& config, const InitChannel& channel)
             return fail(channel, up.error());
         }
     }
-    if (config.dnsStub) {
-        if (auto handed = handOutDnsSockets(channel); !handed) {
+    if (config.egressListeners) {
+        if (auto handed = handOutEgressSockets(channel); !handed) {
             return fail(channel, handed.error());
         }
     }

@@ -24,7 +24,10 @@ struct InitConfig {
     bool useSeccomp = true;         // false only with --allow-degraded=seccomp
     bool keepNamespaceCaps = false; // --sudo: capabilities inside its own user namespace
     bool newNetwork = true;         // bring up lo of the private network namespace
-    bool dnsStub = false;           // hand UDP and TCP 127.0.0.1:53 to the supervisor's DNS stub
+    // --net proxy: make the egress servers' sockets on the sandbox's loopback
+    // (policy/egress_endpoints.h: DNS on UDP and TCP 53, the HTTP proxy on
+    // 3128, SOCKS5 on 1080) and hand them to the supervisor, which serves them.
+    bool egressListeners = false;
 
     std::vector<std::string> command;
     std::vector<std::string> environment;  // NAME=VALUE
