@@ -66,8 +66,15 @@ RunCommand::RunCommand(CLI::App& parent)
     command_->add_flag("--sudo", request_.sudo, "The agent is root inside its own user namespace (no host privilege)");
     command_->add_flag("--docker", request_.docker, "A container engine inside the sandbox (not in this build)");
     command_->add_option("--net", request_.net,
-                         "proxy (default: loopback only, DNS answered and recorded by moat), none, or open (the host's network)")
+                         "proxy (default: out only through moat's proxy, to --allow-host hosts; DNS answered and "
+                         "recorded by moat), none (loopback only), or open (the host's network)")
         ->type_name("MODE");
+    command_->add_option("--allow-host", request_.allowHosts,
+                         "Let the agent reach HOST through moat's proxy: example.com (ports 80 and 443), "
+                         "example.com:8443, *.example.com (its subdomains), 203.0.113.7:443, [2001:db8::1]:443 "
+                         "(repeatable; only with --net proxy)")
+        ->type_name("HOST[:PORT]")
+        ->allow_extra_args(false);
     command_->add_flag("--yolo", request_.yolo,
                        "--sudo --net open and every host path you can read, read-only; recorded as yolo");
     command_->add_flag("--local-tcp", request_.localTcp,

@@ -20,6 +20,7 @@ struct RunRequest {
     bool yolo = false;
     bool localTcp = false;
     std::string net = "proxy";
+    std::vector<std::string> allowHosts;  // HOST[:PORT]
     std::string ttl = "8h";
     std::string name;
     std::vector<std::string> allowDegraded;

@@ -61,6 +61,9 @@ std::vector<std::string> SandboxSpec::flagBadges() const
         badges.emplace_back("docker");
     }
     badges.push_back("net:" + toString(network));
+    for (const auto& host : allowHosts) {
+        badges.push_back("allow-host:" + host);
+    }
     if (localTcp) {
         badges.emplace_back("local-tcp");
     }

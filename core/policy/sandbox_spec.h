@@ -53,6 +53,10 @@ struct SandboxSpec {
     bool yolo = false;
     bool localTcp = false;
     NetworkMode network = NetworkMode::Proxy;
+    // --allow-host values exactly as the user wrote them, in order; each one
+    // parses as a HostPattern (egress/host_pattern.h). Only with
+    // NetworkMode::Proxy: the proxy is what enforces them.
+    std::vector<std::string> allowHosts;
     Duration ttl = Duration::fromSeconds(std::chrono::hours(8));
     std::set<DegradableLayer> allowDegraded;
 

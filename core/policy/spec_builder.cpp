@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "policy/spec_builder.h"
 
+#include "egress/egress_policy.h"
+#include "policy/proxy_environment.h"
+
 #include <sys/random.h>
 #include <sys/stat.h>
 
@@ -8,6 +11,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cctype>
+#include <string_view>
 
 namespace moat {
 
@@ -101,6 +105,65 @@ std::string baseName(const std::string& path)
         cleaned = "session";
     }
     return cleaned.substr(0, 40);
+}
+
+// --allow-host names what moat's proxy lets through. Without the proxy it
+// would do nothing, silently: refuse it, since whoever typed it expects a
+// narrower network than they would get.
+Status checkAllowedHosts(const SandboxSpec& spec, const std::vector<std::string>& values)
+{
+    if (values.empty()) {
+        return {};
+    }
+    if (spec.yolo) {
+        return flagError("--allow-host", "--yolo opens the network to every host, so --allow-host would do nothing",
+                         "Drop --yolo and give the flags you need (--sudo, --local-tcp, --ro PATH) to reach only "
+                         "the hosts you list, or drop --allow-host");
+    }
+    if (spec.network == NetworkMode::None) {
+        return flagError("--allow-host", "--net none has no proxy, so --allow-host would do nothing",
+                         "Drop --net none to reach the hosts you list through moat's proxy (--net proxy, the "
+                         "default), or drop --allow-host");
+    }
+    if (spec.network == NetworkMode::Open) {
+        return flagError("--allow-host",
+                         "--net open reaches every host directly, without moat's proxy, so --allow-host would do "
+                         "nothing",
+                         "Drop --net open to reach only the hosts you list, or drop --allow-host");
+    }
+    // The proxy parses these same values again; parsing them here turns a
+    // typo into an error before the sandbox starts, not a refused connection
+    // inside it.
+    auto policy = EgressPolicy::fromArguments(values);
+    if (policy) {
+        return {};
+    }
+    Error error = policy.error();
+    constexpr std::string_view kNamed = "invalid --allow-host value ";
+    if (error.what.starts_with(kNamed)) {
+        error.what = "invalid value " + error.what.substr(kNamed.size());
+    }
+    error.what = "--allow-host: " + error.what;
+    return error;
+}
+
+// Under --net proxy moat points the proxy variables at its own proxy (see
+// proxy_environment.h), the sandbox's only way out. A value passed with --env
+// would only send clients to a dead end, or around the proxy's records.
+// With --net none or open moat sets none of them, and the user's own proxy is
+// theirs to pass.
+Status refuseProxyVariables(const SandboxSpec& spec)
+{
+    if (spec.network != NetworkMode::Proxy) {
+        return {};
+    }
+    for (const auto& name : spec.explicitEnv) {
+        if (isProxyVariable(name)) {
+            return flagError("--env", name + " is set by moat under --net proxy, to moat's own egress proxy",
+                             "Drop --env " + name + " and allow destinations with --allow-host HOST[:PORT]");
+        }
+    }
+    return {};
 }
 
 }  // namespace
@@ -317,6 +380,13 @@ Result<SandboxSpec> SpecBuilder::build(const RunRequest& request) const
         spec.sudo = true;
         spec.network = NetworkMode::Open;
         spec.localTcp = true;
+    }
+    if (auto hosts = checkAllowedHosts(spec, request.allowHosts); !hosts) {
+        return hosts.error();
+    }
+    spec.allowHosts = request.allowHosts;
+    if (auto proxyEnv = refuseProxyVariables(spec); !proxyEnv) {
+        return proxyEnv.error();
     }
 
     auto ttl = Duration::parse(request.ttl);

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "policy/spec_json.h"
 
+#include "egress/host_pattern.h"
+
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <initializer_list>
+#include <string_view>
 
 namespace moat {
 
@@ -21,6 +27,30 @@ NetworkMode networkFromString(const std::string& text)
         return *mode;
     }
     throw UnknownValue{"network mode '" + text + "'"};
+}
+
+// A field this build does not know may be a restriction it would silently
+// drop (a newer build's rules, say): refuse the spec instead.
+void refuseUnknownFields(const json& object, std::initializer_list<std::string_view> known, const std::string& where)
+{
+    for (const auto& item : object.items()) {
+        if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
+            throw UnknownValue{"field '" + item.key() + "'" + where};
+        }
+    }
+}
+
+// An --allow-host value this build cannot read must not reach the proxy, to
+// be read there as something else or dropped.
+std::vector<std::string> checkedAllowHosts(const json& values)
+{
+    auto hosts = values.get<std::vector<std::string>>();
+    for (size_t i = 0; i < hosts.size(); ++i) {
+        if (!HostPattern::parse(hosts[i]).ok()) {
+            throw UnknownValue{"--allow-host value (allow_hosts[" + std::to_string(i) + "])"};
+        }
+    }
+    return hosts;
 }
 
 }  // namespace
@@ -50,6 +80,7 @@ json specToJson(const SandboxSpec& spec)
         {"yolo", spec.yolo},
         {"local_tcp", spec.localTcp},
         {"net", toString(spec.network)},
+        {"allow_hosts", spec.allowHosts},
         {"ttl_seconds", spec.ttl.seconds().count()},
         {"allow_degraded", degraded},
         {"command", spec.command},
@@ -62,11 +93,17 @@ Result<SandboxSpec> specFromJson(const json& in)
         if (in.at("version").get<int>() != 1) {
             return Error{"unsupported sandbox spec version", 0, "Use a moat and moat-supervisor of the same build"};
         }
+        refuseUnknownFields(
+            in,
+            {"version", "session", "name", "profile", "image", "workspace", "mounts", "environment", "explicit_env",
+             "sudo", "docker", "yolo", "local_tcp", "net", "allow_hosts", "ttl_seconds", "allow_degraded", "command"},
+            "");
         SandboxSpec spec;
         spec.sessionId = in.at("session").get<std::string>();
         spec.name = in.at("name").get<std::string>();
         spec.profile = in.at("profile").get<std::string>();
         const auto& image = in.at("image");
+        refuseUnknownFields(image, {"kind", "path"}, " in image");
         const auto kind = image.at("kind").get<std::string>();
         if (kind != "host" && kind != "rootfs") {
             throw UnknownValue{"image kind '" + kind + "'"};
@@ -74,7 +111,8 @@ Result<SandboxSpec> specFromJson(const json& in)
         spec.image.kind = kind == "host" ? ImageRef::Kind::Host : ImageRef::Kind::RootfsDir;
         spec.image.path = image.at("path").get<std::string>();
         spec.workspace = in.at("workspace").get<std::string>();
-        for (const auto& mount : in.at("mounts")) {
+        for (const auto& mount : in.at("mounts").get<std::vector<json>>()) {
+            refuseUnknownFields(mount, {"path", "read_only"}, " in a mount");
             spec.mounts.push_back({mount.at("path").get<std::string>(), mount.at("read_only").get<bool>()});
         }
         spec.environment = in.at("environment").get<std::map<std::string, std::string>>();
@@ -84,6 +122,7 @@ Result<SandboxSpec> specFromJson(const json& in)
         spec.yolo = in.at("yolo").get<bool>();
         spec.localTcp = in.at("local_tcp").get<bool>();
         spec.network = networkFromString(in.at("net").get<std::string>());
+        spec.allowHosts = checkedAllowHosts(in.at("allow_hosts"));
         auto ttl = Duration::parse(std::to_string(in.at("ttl_seconds").get<long long>()) + "s");
         if (!ttl) {
             return ttl.error();

@@ -37,6 +37,7 @@ SandboxSpec everyFieldSet()
     spec.yolo = true;
     spec.localTcp = true;
     spec.network = NetworkMode::Open;
+    spec.allowHosts = {"example.com", "*.Example.org:8443", "203.0.113.7", "[2001:db8::1]:443", "example.com"};
     spec.ttl = moat::Duration::fromSeconds(std::chrono::seconds(5400));
     spec.allowDegraded = {DegradableLayer::Landlock, DegradableLayer::Seccomp, DegradableLayer::UserNamespace};
     spec.command = {"bash", "-c", "echo 'hi'; exit 3", ""};
@@ -59,6 +60,7 @@ void compareSpecs(const SandboxSpec& actual, const SandboxSpec& expected)
     QCOMPARE(actual.yolo, expected.yolo);
     QCOMPARE(actual.localTcp, expected.localTcp);
     QCOMPARE(int(actual.network), int(expected.network));
+    QCOMPARE(actual.allowHosts, expected.allowHosts);
     QCOMPARE(actual.ttl, expected.ttl);
     QVERIFY(actual.allowDegraded == expected.allowDegraded);
     QCOMPARE(actual.command, expected.command);
@@ -118,6 +120,9 @@ private slots:
         QVERIFY(encoded.at("version") == json(1));
         QVERIFY(encoded.at("net") == json("open"));
         QVERIFY(encoded.at("ttl_seconds") == json(5400));
+        // As written, in order: the proxy reads them again.
+        QVERIFY(encoded.at("allow_hosts") ==
+                json::array({"example.com", "*.Example.org:8443", "203.0.113.7", "[2001:db8::1]:443", "example.com"}));
     }
 
     void malformedSpecIsAnError_data()
@@ -161,6 +166,16 @@ private slots:
         QTest::newRow("ttl over 30 days") << with("/ttl_seconds"_json_pointer, 2592001);
         QTest::newRow("allow_degraded item as number") << with("/allow_degraded/0"_json_pointer, 3);
         QTest::newRow("net as bool") << with("/net"_json_pointer, true);
+        QTest::newRow("allow_hosts as string") << with("/allow_hosts"_json_pointer, "example.com");
+        QTest::newRow("allow_hosts as object") << with("/allow_hosts"_json_pointer, json{{"example.com", true}});
+        QTest::newRow("allow_hosts item as number") << with("/allow_hosts/0"_json_pointer, 443);
+        QTest::newRow("allow_hosts item as null") << with("/allow_hosts/0"_json_pointer, nullptr);
+        for (const char* bad : {"", "*", "http://example.com", "example.com:0", "2001:db8::1", "a b", "0177.0.0.1"}) {
+            QTest::addRow("allow_hosts item '%s'", bad) << with("/allow_hosts/1"_json_pointer, bad);
+        }
+        QTest::newRow("unknown field") << with("/rules"_json_pointer, json::array({"GET example.com / deny"}));
+        QTest::newRow("unknown field in image") << with("/image/tag"_json_pointer, "latest");
+        QTest::newRow("unknown field in a mount") << with("/mounts/0/exec"_json_pointer, true);
     }
 
     void malformedSpecIsAnError()
