@@ -3,11 +3,13 @@
 
 #include "egress/control_api.h"
 #include "egress/http_message_relay.h"
+#include "egress/proxy_request.h"
 #include "egress/request_target.h"
 #include "egress/server_name_check.h"
 #include "egress/splice_tunnel.h"
 #include "egress/upstream_dialer.h"
 
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/string.hpp>
@@ -43,6 +45,39 @@ constexpr std::size_t kShownTargetLength = 256;
 // 1.74 compares a Content-Length with an empty optional as "greater".
 constexpr std::uint64_t kUnlimitedBody = std::numeric_limits<std::uint64_t>::max();
 
+// Cancels the operations on a socket when it expires, leaving the socket
+// open (Beast's own deadline closes it): a client whose request head is too
+// slow still gets its 408. The handler may already be queued when the
+// deadline is disarmed, so it checks a flag shared with it first.
+class HeadDeadline {
+public:
+    HeadDeadline(tcp::socket& socket, std::chrono::seconds after)
+        : timer_(socket.get_executor(), after), armed_(std::make_shared<bool>(true))
+    {
+        timer_.async_wait([&socket, armed = armed_, expired = expired_](const boost::system::error_code& ec) {
+            if (!ec && *armed) {
+                *expired = true;
+                boost::system::error_code ignored;
+                socket.cancel(ignored);
+            }
+        });
+    }
+    ~HeadDeadline()
+    {
+        *armed_ = false;
+        timer_.cancel();
+    }
+    HeadDeadline(const HeadDeadline&) = delete;
+    HeadDeadline& operator=(const HeadDeadline&) = delete;
+
+    bool expired() const { return *expired_; }
+
+private:
+    asio::steady_timer timer_;
+    std::shared_ptr<bool> armed_;
+    std::shared_ptr<bool> expired_ = std::make_shared<bool>(false);
+};
+
 // A connection to one upstream, kept between requests of a keep-alive client.
 struct Upstream {
     beast::tcp_stream stream;
@@ -67,13 +102,12 @@ private:
     const ProxyLimits& limits() const { return context_->limits; }
     asio::awaitable<bool> readRequestHead(RequestParser& parser, bool firstRequest);
     asio::awaitable<Next> handle(RequestParser& parser);
-    asio::awaitable<Next> answerControl(RequestParser& parser, std::string_view path);
+    asio::awaitable<Next> answerControl(RequestParser& parser, const RequestTarget& target);
     asio::awaitable<Next> openTunnel(RequestParser& parser, const RequestTarget& target);
     asio::awaitable<Next> forward(RequestParser& parser, const RequestTarget& target);
     asio::awaitable<bool> connectUpstream(const RequestTarget& target, EgressEvent& event);
     asio::awaitable<Next> refuse(http::status status, std::string reason);
     asio::awaitable<Next> refuseDial(const DialResult& dial, EgressEvent event);
-    bool isControlTarget(const RequestTarget& target) const;
 
     std::shared_ptr<ProxyContext> context_;
     std::shared_ptr<ConnectionSlot> slot_;
@@ -127,8 +161,13 @@ asio::awaitable<bool> HttpProxyClient::readRequestHead(RequestParser& parser, bo
         }
         buffer_.commit(n);
     }
-    client_.expires_after(limits().headTimeout);
-    co_await http::async_read_header(client_, buffer_, parser, untilDone(ec));
+    client_.expires_never();
+    bool expired = false;
+    {
+        HeadDeadline deadline(client_.socket(), limits().headTimeout);
+        co_await http::async_read_header(client_, buffer_, parser, untilDone(ec));
+        expired = deadline.expired();
+    }
     if (!ec) {
         co_return true;
     }
@@ -138,7 +177,7 @@ asio::awaitable<bool> HttpProxyClient::readRequestHead(RequestParser& parser, bo
     if (ec == http::error::header_limit) {
         co_await refuse(http::status::request_header_fields_too_large,
                         "the request head is larger than " + std::to_string(limits().maxHeaderBytes) + " bytes");
-    } else if (ec == beast::error::timeout) {
+    } else if (expired) {
         co_await refuse(http::status::request_timeout, "the request head did not arrive within " +
                                                            std::to_string(limits().headTimeout.count()) + " s");
     } else {
@@ -152,63 +191,44 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::handle(RequestParser& pa
     const auto& request = parser.get();
     const std::string_view method = view(request.method_string());
     const std::string_view rawTarget = view(request.target());
-    if (rawTarget.size() > RequestTarget::kMaxTargetLength) {
-        co_return co_await refuse(http::status::uri_too_long,
-                                  "the request target is longer than " +
-                                      std::to_string(RequestTarget::kMaxTargetLength) + " bytes");
-    }
-    if (!rawTarget.empty() && rawTarget.front() == '/') {
-        co_return co_await answerControl(parser, rawTarget);
-    }
     std::vector<std::string_view> hostHeaders;
     for (const auto& field : request) {
         if (field.name() == http::field::host) {
             hostHeaders.push_back(view(field.value()));
         }
     }
-    auto target = RequestTarget::parse(method, rawTarget, hostHeaders);
-    if (!target) {
-        EgressEvent event;
-        event.kind = EgressEvent::Kind::Deny;
-        event.protocol = method == "CONNECT" ? "connect" : "http";
-        event.method = std::string(method.substr(0, 32));
-        event.target = std::string(rawTarget.substr(0, kShownTargetLength));
-        event.reason = target.error().message();
-        context_->emit(event);
-        co_return co_await refuse(http::status::bad_request, target.error().message());
+    const ProxyRequest classified = ProxyRequest::classify(method, rawTarget, hostHeaders, context_->controlPort);
+    switch (classified.kind) {
+    case ProxyRequest::Kind::Control:
+        co_return co_await answerControl(parser, *classified.target);
+    case ProxyRequest::Kind::Tunnel:
+        co_return co_await openTunnel(parser, *classified.target);
+    case ProxyRequest::Kind::Forward:
+        co_return co_await forward(parser, *classified.target);
+    case ProxyRequest::Kind::Invalid:
+        break;
     }
-    if (target->kind() == RequestTarget::Kind::Authority) {
-        co_return co_await openTunnel(parser, *target);
-    }
-    if (isControlTarget(*target)) {
-        co_return co_await answerControl(parser, target->path());
-    }
-    co_return co_await forward(parser, *target);
+    // Unreadable or ambiguous (a Host header naming another destination is
+    // one): refused, and recorded as the attempt it may be.
+    EgressEvent event;
+    event.kind = EgressEvent::Kind::Deny;
+    event.protocol = method == "CONNECT" ? "connect" : "http";
+    event.method = std::string(method.substr(0, 32));
+    event.target = std::string(rawTarget.substr(0, kShownTargetLength));
+    event.reason = classified.problem;
+    context_->report(event);
+    co_return co_await refuse(static_cast<http::status>(classified.status), classified.problem);
 }
 
-bool HttpProxyClient::isControlTarget(const RequestTarget& target) const
-{
-    // The agent's own view of the listener, however it spells it: the control
-    // endpoint is never forwarded, even when the user allowed 127.0.0.1.
-    if (target.port() != context_->controlPort) {
-        return false;
-    }
-    return EgressPolicy::sameDestination(target.host(), target.port(), "127.0.0.1", context_->controlPort) ||
-           EgressPolicy::sameDestination(target.host(), target.port(), "localhost", context_->controlPort);
-}
-
-asio::awaitable<HttpProxyClient::Next> HttpProxyClient::answerControl(RequestParser& parser, std::string_view path)
+asio::awaitable<HttpProxyClient::Next> HttpProxyClient::answerControl(RequestParser& parser,
+                                                                      const RequestTarget& target)
 {
     const auto& request = parser.get();
     if (!parser.is_done()) {
         co_return co_await refuse(http::status::payload_too_large, "the control endpoint takes no request body");
     }
-    auto checked = RequestTarget::parseOriginForm(view(request.method_string()), path);
-    if (!checked) {
-        co_return co_await refuse(http::status::bad_request, checked.error().message());
-    }
     const nlohmann::json session = context_->sessionInfo ? context_->sessionInfo() : nlohmann::json::object();
-    const ControlResponse answer = answerControlRequest(view(request.method_string()), checked->path(), session);
+    const ControlResponse answer = answerControlRequest(view(request.method_string()), target.path(), session);
     http::response<http::string_body> response{static_cast<http::status>(answer.status), 11};
     response.set(http::field::content_type, "application/json");
     response.set(http::field::cache_control, "no-store");
@@ -247,13 +267,13 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::refuseDial(const DialRes
         event.kind = EgressEvent::Kind::Deny;
         event.reason = dial.decision.reason;
         event.suggestion = dial.decision.suggestion;
-        context_->emit(event);
+        context_->report(event);
         co_return co_await refuse(http::status::forbidden, dial.decision.reason);
     case DialResult::Outcome::TimedOut:
         event.kind = EgressEvent::Kind::Error;
         event.address = dial.address;
         event.reason = dial.problem;
-        context_->emit(event);
+        context_->report(event);
         co_return co_await refuse(http::status::gateway_timeout, dial.problem);
     case DialResult::Outcome::Unresolved:
     case DialResult::Outcome::Failed:
@@ -263,7 +283,7 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::refuseDial(const DialRes
     event.kind = EgressEvent::Kind::Error;
     event.address = dial.address;
     event.reason = dial.problem;
-    context_->emit(event);
+    context_->report(event);
     co_return co_await refuse(http::status::bad_gateway, dial.problem);
 }
 
@@ -281,7 +301,7 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::openTunnel(RequestParser
     event.kind = EgressEvent::Kind::Allow;
     event.address = dial.address;
     event.reason = dial.decision.reason;
-    context_->emit(event);
+    context_->report(event);
 
     static constexpr std::string_view kEstablished = "HTTP/1.1 200 Connection established\r\n\r\n";
     boost::system::error_code ec;
@@ -302,7 +322,7 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::openTunnel(RequestParser
         event.kind = EgressEvent::Kind::Deny;
         event.reason = reason;
         event.suggestion.clear();
-        context->emit(event);
+        context->report(event);
     };
     auto tunnel = std::make_shared<SpliceTunnel>(context_->pipes, limits(), client_.release_socket(),
                                                  std::move(*dial.socket), std::move(options));
@@ -342,7 +362,7 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& p
     }
     event.kind = EgressEvent::Kind::Allow;
     event.address = upstream_->address;
-    context_->emit(event);
+    context_->report(event);
 
     const bool clientKeepAlive = request.keep_alive();
     const bool expectsContinue = beast::iequals(request[http::field::expect], "100-continue");

@@ -6,5 +6,6 @@ add_library(moat_egress_protocol STATIC
   egress/request_target.cpp
   egress/socks5_messages.cpp
   egress/dns_stub_answer.cpp
-  egress/tls_client_hello.cpp)
-target_link_libraries(moat_egress_protocol PUBLIC moat_base PRIVATE moat_warnings)
+  egress/tls_client_hello.cpp
+  egress/proxy_request.cpp)
+target_link_libraries(moat_egress_protocol PUBLIC moat_base PRIVATE moat_egress_rules moat_warnings)

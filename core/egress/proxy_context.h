@@ -30,7 +30,7 @@ struct ProxyContext {
     std::shared_ptr<PipePool> pipes;
     std::size_t openConnections = 0;
 
-    void emit(const EgressEvent& event) const
+    void report(const EgressEvent& event) const
     {
         if (onEvent) {
             onEvent(event);

@@ -104,7 +104,7 @@ asio::awaitable<void> serveSocks5Client(std::shared_ptr<ProxyContext> context, t
     if (request.outcome == Outcome::Refused) {
         event.kind = EgressEvent::Kind::Deny;
         event.reason = request.problem;
-        context->emit(event);
+        context->report(event);
         co_await send(client, Socks5Messages::reply(request.refusal));
         co_return;
     }
@@ -117,14 +117,14 @@ asio::awaitable<void> serveSocks5Client(std::shared_ptr<ProxyContext> context, t
         event.reason = dial.outcome == DialResult::Outcome::Denied ? dial.decision.reason : dial.problem;
         event.suggestion = dial.decision.suggestion;
         event.address = dial.address;
-        context->emit(event);
+        context->report(event);
         co_await send(client, Socks5Messages::reply(replyFor(dial)));
         co_return;
     }
     event.kind = EgressEvent::Kind::Allow;
     event.address = dial.address;
     event.reason = dial.decision.reason;
-    context->emit(event);
+    context->report(event);
     co_await send(client, Socks5Messages::reply(Reply::Succeeded));
     client.expires_never();
 
@@ -135,7 +135,7 @@ asio::awaitable<void> serveSocks5Client(std::shared_ptr<ProxyContext> context, t
     options.onRefused = [context, event](const std::string& reason) mutable {
         event.kind = EgressEvent::Kind::Deny;
         event.reason = reason;
-        context->emit(event);
+        context->report(event);
     };
     auto tunnel = std::make_shared<SpliceTunnel>(context->pipes, context->limits, client.release_socket(),
                                                  std::move(*dial.socket), std::move(options));

@@ -2,6 +2,8 @@
 #include "session/supervisor.h"
 
 #include "egress/dns_stub.h"
+#include "egress/egress_proxy.h"
+#include "policy/egress_endpoints.h"
 #include "runtime/syscalls.h"
 #include "session/stdio_relay.h"
 #include "session/terminal_guard.h"
@@ -172,6 +174,7 @@ int Supervisor::run()
     watchChannel();
     watchSignals();
     startDnsStub();
+    startEgressProxy();
     armTtl();
     io_.run();
 
@@ -223,6 +226,9 @@ void Supervisor::onInitExited()
     graceTimer_.cancel();
     if (dnsStub_) {
         dnsStub_->stop();
+    }
+    if (egressProxy_) {
+        egressProxy_->stop();
     }
     signals_.cancel();
     if (channelWatch_) {
@@ -318,6 +324,78 @@ void Supervisor::recordDnsQuery(const DnsStubAnswer& answer, const char* transpo
         data["not_recorded_before"] = suppressed;  // over the per-second budget
     }
     record("dns.query", std::move(data));
+}
+
+void Supervisor::startEgressProxy()
+{
+    auto http = sandbox_.listeners.find(kProxyHttpListener);
+    auto socks = sandbox_.listeners.find(kProxySocksListener);
+    if (http == sandbox_.listeners.end() || socks == sandbox_.listeners.end()) {
+        return;  // --net none or open: nothing to serve
+    }
+    auto policy = EgressPolicy::fromArguments(spec_.allowHosts);
+    if (!policy) {
+        // The CLI validated these; a spec that fails here was not written by
+        // it. Serve nothing rather than guess.
+        say("the egress rules cannot be read (" + policy.error().message() + "); the network stays closed");
+        return;
+    }
+    EgressProxyOptions options;
+    options.policy = std::move(policy.value());
+    options.onEvent = [this](const EgressEvent& event) { recordEgress(event); };
+    options.sessionInfo = [this] { return sessionInfo(); };
+    raiseDescriptorLimit(4 * options.limits.maxConnections);
+    egressProxy_ = std::make_unique<EgressProxy>(io_, std::move(http->second), std::move(socks->second),
+                                                 std::move(options));
+    egressProxy_->start();
+}
+
+nlohmann::json Supervisor::sessionInfo() const
+{
+    return {{"id", spec_.sessionId},
+            {"name", spec_.name},
+            {"profile", spec_.profile},
+            {"flags", spec_.flagBadges()},
+            {"net", toString(spec_.network)},
+            {"allow_hosts", spec_.allowHosts},
+            {"expires", isoTime(expiresAt_)},
+            {"ttl", spec_.ttl.toString()}};
+}
+
+void Supervisor::recordEgress(const EgressEvent& event)
+{
+    EventBudget& budget = event.kind == EgressEvent::Kind::Allow ? allowEvents_ : denyEvents_;
+    if (!budget.admit()) {
+        return;
+    }
+    nlohmann::json data = {{"protocol", event.protocol}};
+    if (!event.host.empty()) {
+        data["host"] = event.host;
+        data["port"] = event.port;
+    }
+    if (!event.target.empty()) {
+        data["target"] = event.target;
+    }
+    if (!event.method.empty()) {
+        data["method"] = event.method;
+    }
+    if (!event.path.empty()) {
+        data["path"] = event.path;
+    }
+    if (!event.address.empty()) {
+        data["address"] = event.address;
+    }
+    data[event.kind == EgressEvent::Kind::Allow ? "rule" : "reason"] = event.reason;
+    if (!event.suggestion.empty()) {
+        data["suggestion"] = event.suggestion;
+    }
+    if (const uint64_t suppressed = budget.takeSuppressed(); suppressed > 0) {
+        data["not_recorded_before"] = suppressed;  // over the per-second budget
+    }
+    const char* type = event.kind == EgressEvent::Kind::Allow ? "net.allow"
+                       : event.kind == EgressEvent::Kind::Deny ? "net.deny"
+                                                               : "net.error";
+    record(type, std::move(data));
 }
 
 void Supervisor::watchSignals()

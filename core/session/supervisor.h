@@ -22,6 +22,8 @@
 namespace moat {
 
 class DnsStub;
+class EgressProxy;
+struct EgressEvent;
 class DnsStubAnswer;
 class StdioRelay;
 class TerminalGuard;
@@ -50,6 +52,9 @@ private:
     void watchSignals();
     void startDnsStub();
     void recordDnsQuery(const DnsStubAnswer& answer, const char* transport);
+    void startEgressProxy();
+    void recordEgress(const EgressEvent& event);
+    nlohmann::json sessionInfo() const;
     void armTtl();
     void onInitExited();
     void onJobStopped();
@@ -76,6 +81,11 @@ private:
     std::unique_ptr<TerminalGuard> terminal_;
     std::unique_ptr<DnsStub> dnsStub_;
     EventBudget dnsEvents_{50};
+    std::unique_ptr<EgressProxy> egressProxy_;
+    // Per second. A denial is recorded before an allowance when both compete:
+    // the budgets are separate so that a flood of one hides none of the other.
+    EventBudget allowEvents_{100};
+    EventBudget denyEvents_{100};
 
     int exitCode_ = 125;
     bool expired_ = false;

@@ -12,7 +12,7 @@ build_dir=${1:?usage: run.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 cxx=${MOAT_FUZZ_CXX:-clang++-14}
 seconds=${MOAT_FUZZ_SECONDS:-10}
-targets="fuzz_request_target fuzz_socks5_messages fuzz_dns_stub_answer"
+targets="fuzz_request_target fuzz_socks5_messages fuzz_dns_stub_answer fuzz_tls_client_hello fuzz_proxy_request"
 
 if ! command -v "$cxx" >/dev/null 2>&1; then
     echo "skipped: $cxx not found (Debian: apt-get install clang-14 libclang-rt-14-dev)"

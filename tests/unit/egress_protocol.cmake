@@ -10,3 +10,5 @@ moat_unit_test(tst_dns_stub_answer LIBRARIES moat_egress_protocol)
 
 add_test(NAME fuzz_egress_parsers COMMAND ${PROJECT_SOURCE_DIR}/tests/fuzz/run.sh ${CMAKE_BINARY_DIR}/fuzz)
 set_tests_properties(fuzz_egress_parsers PROPERTIES LABELS fuzz SKIP_RETURN_CODE 77 TIMEOUT 300)
+moat_unit_test(tst_tls_client_hello LIBRARIES moat_egress_protocol)
+moat_unit_test(tst_proxy_request_classification LIBRARIES moat_egress_protocol)
