@@ -106,6 +106,7 @@ private:
     asio::awaitable<Next> openTunnel(RequestParser& parser, const RequestTarget& target);
     asio::awaitable<Next> forward(RequestParser& parser, const RequestTarget& target);
     asio::awaitable<bool> connectUpstream(const RequestTarget& target, EgressEvent& event);
+    asio::awaitable<boost::system::error_code> readResponseHead(std::optional<ResponseParser>& reader, bool isHead);
     asio::awaitable<Next> refuse(http::status status, std::string reason);
     asio::awaitable<Next> refuseDial(const DialResult& dial, EgressEvent event);
 
@@ -348,6 +349,32 @@ asio::awaitable<bool> HttpProxyClient::connectUpstream(const RequestTarget& targ
     co_return true;
 }
 
+// The final response head into `reader`, skipping interim (1xx) answers: the
+// client already had its 100 Continue from the proxy.
+asio::awaitable<boost::system::error_code> HttpProxyClient::readResponseHead(std::optional<ResponseParser>& reader,
+                                                                             bool isHead)
+{
+    boost::system::error_code ec;
+    for (;;) {
+        reader.emplace();
+        reader->header_limit(static_cast<std::uint32_t>(limits().maxHeaderBytes));
+        reader->body_limit(kUnlimitedBody);
+        reader->skip(isHead);
+        upstream_->stream.expires_after(limits().responseTimeout);
+        co_await http::async_read_header(upstream_->stream, upstream_->buffer, *reader, untilDone(ec));
+        if (ec) {
+            co_return ec;
+        }
+        const unsigned status = reader->get().result_int();
+        if (status == 101) {
+            co_return http::error::bad_status;  // an Upgrade the proxy removed
+        }
+        if (status >= 200 || status < 100) {
+            co_return ec;
+        }
+    }
+}
+
 asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& parser, const RequestTarget& target)
 {
     auto& request = parser.get();
@@ -387,51 +414,48 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& p
         }
     }
 
-    boost::system::error_code ec;
-    http::serializer<true, http::buffer_body> requestWriter{request};
-    upstream_->stream.expires_after(limits().bodyIdleTimeout);
-    co_await http::async_write_header(upstream_->stream, requestWriter, untilDone(ec));
-    if (!ec) {
-        ec = co_await relayMessageBody(client_, buffer_, parser, upstream_->stream, requestWriter,
-                                       limits().bodyIdleTimeout);
-    }
-    if (ec) {
-        const std::string problem = "sending the request to " + upstream_->address + " failed: " + ec.message();
-        upstream_.reset();
-        co_return co_await refuse(http::status::bad_gateway, problem);
-    }
-
-    ResponseParser responseParser;
-    std::optional<ResponseParser> interim;
-    ResponseParser* reader = &responseParser;
-    for (;;) {
-        reader->header_limit(static_cast<std::uint32_t>(limits().maxHeaderBytes));
-        reader->body_limit(kUnlimitedBody);
-        reader->skip(isHead);
-        upstream_->stream.expires_after(limits().responseTimeout);
-        co_await http::async_read_header(upstream_->stream, upstream_->buffer, *reader, untilDone(ec));
-        if (ec) {
-            const bool timedOut = ec == beast::error::timeout;
-            const std::string problem =
-                timedOut ? upstream_->address + " sent no response within " +
-                               std::to_string(limits().responseTimeout.count()) + " s"
-                         : "reading the response of " + upstream_->address + " failed: " + ec.message();
-            upstream_.reset();
-            co_return co_await refuse(timedOut ? http::status::gateway_timeout : http::status::bad_gateway,
-                                      problem);
+    // A keep-alive upstream may have closed while idle: a request without a
+    // body is sent again, once, on a fresh connection.
+    const bool bodyless = parser.is_done();
+    std::optional<ResponseParser> reader;
+    for (int attempt = 0;; ++attempt) {
+        boost::system::error_code ec;
+        bool sent = false;
+        {
+            http::serializer<true, http::buffer_body> requestWriter{request};
+            upstream_->stream.expires_after(limits().bodyIdleTimeout);
+            co_await http::async_write_header(upstream_->stream, requestWriter, untilDone(ec));
+            if (!ec) {
+                ec = co_await relayMessageBody(client_, buffer_, parser, upstream_->stream, requestWriter,
+                                               limits().bodyIdleTimeout);
+            }
+            sent = !ec;
         }
-        const unsigned status = reader->get().result_int();
-        if (status == 101) {
-            upstream_.reset();
-            co_return co_await refuse(http::status::bad_gateway,
-                                      "the upstream switched protocols, which the proxy does not relay; use CONNECT");
+        if (sent) {
+            ec = co_await readResponseHead(reader, isHead);
         }
-        if (status >= 200 || status < 100) {
+        if (!ec) {
             break;
         }
-        // An interim (1xx) answer: the client already had its 100 Continue.
-        interim.emplace();
-        reader = &*interim;
+        const bool stale = ec == http::error::end_of_stream || ec == asio::error::eof ||
+                           ec == asio::error::connection_reset || ec == asio::error::broken_pipe;
+        if (reused && attempt == 0 && bodyless && stale) {
+            upstream_.reset();
+            if (!co_await connectUpstream(target, event)) {
+                co_return Next::Close;
+            }
+            continue;
+        }
+        const bool timedOut = ec == beast::error::timeout;
+        const std::string problem =
+            !sent      ? "sending the request to " + upstream_->address + " failed: " + ec.message()
+            : timedOut ? upstream_->address + " sent no response within " +
+                             std::to_string(limits().responseTimeout.count()) + " s"
+            : ec == http::error::bad_status
+                ? "the upstream switched protocols, which the proxy does not relay; use CONNECT"
+                : "reading the response of " + upstream_->address + " failed: " + ec.message();
+        upstream_.reset();
+        co_return co_await refuse(timedOut ? http::status::gateway_timeout : http::status::bad_gateway, problem);
     }
 
     auto& response = reader->get();
@@ -441,6 +465,7 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& p
     response.version(11);
     response.keep_alive(keepAlive);
     http::serializer<false, http::buffer_body> responseWriter{response};
+    boost::system::error_code ec;
     client_.expires_after(limits().bodyIdleTimeout);
     co_await http::async_write_header(client_, responseWriter, untilDone(ec));
     const unsigned status = response.result_int();
