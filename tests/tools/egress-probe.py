@@ -185,8 +185,11 @@ def tls_then_get(sock, sni, host, path):
     try:
         tls = context.wrap_socket(sock, server_hostname=sni)
         out("tls", "established")
-    except (ssl.SSLError, OSError) as error:
-        out("tls-failed", errno_name(error) if isinstance(error, OSError) and error.errno else str(error))
+    except ssl.SSLError as error:
+        out("tls-failed", str(error))
+        return 1
+    except OSError as error:
+        out("tls-failed", errno_name(error))
         return 1
     return 0 if get(tls, host, path) == 200 else 1
 

@@ -94,7 +94,8 @@ bool EgressUpstream::start(const MoatInstall& install, const TestCertificates& c
                     QStringLiteral("--marker"), QString::fromLatin1(marker_), QStringLiteral("--log"),
                     root + QStringLiteral("/upstream.log")},
         QProcessEnvironment::systemEnvironment(), root);
-    if (!process_->waitForOutput("ready ") || !process_->output().contains('\n')) {
+    // The whole line: the ports may arrive in more than one read.
+    if (!process_->waitForOutput("ready ") || !process_->waitForOutput("\n")) {
         *error = QStringLiteral("egress-upstream.py did not start: ") + QString::fromUtf8(process_->output());
         return false;
     }
@@ -146,4 +147,9 @@ int EgressUpstream::count(const QByteArray& needle) const
         }
     }
     return found;
+}
+
+bool EgressUpstream::arrived(const QString& path) const
+{
+    return count(" " + path.toUtf8() + " ") + count(" " + path.toUtf8() + "?") > 0;
 }

@@ -54,7 +54,8 @@ public:
     QByteArray log() const;
     // How many log lines contain `needle`.
     int count(const QByteArray& needle) const;
-    bool arrived(const QString& path) const { return count(" " + path.toUtf8()) > 0; }
+    // Whether a request for `path` (with or without a query) arrived.
+    bool arrived(const QString& path) const;
 
 private:
     std::unique_ptr<QTemporaryDir> dir_;
