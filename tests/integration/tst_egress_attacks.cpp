@@ -480,8 +480,18 @@ void EgressAttacks::udpGoesNowhere()
         probe_->attempt(QStringLiteral("loopback"), EgressProbe::shellLine(echo)) +
         probe_->attempt(QStringLiteral("v6"),
                         probe_->shellCommand({QStringLiteral("udp"), QStringLiteral("::1"), QString::number(port)})) +
-        probe_->attempt(QStringLiteral("public"),
-                        probe_->shellCommand({QStringLiteral("udp"), QStringLiteral("1.1.1.1"), QStringLiteral("53")}));
+        probe_->attempt(
+            QStringLiteral("public"),
+            probe_->shellCommand({QStringLiteral("udp"), QStringLiteral("1.1.1.1"), QStringLiteral("53")})) +
+        // Nor through the SOCKS5 proxy, which relays TCP streams only.
+        probe_->attempt(QStringLiteral("udp associate"),
+                        probe_->shellCommand({QStringLiteral("socks5"), QString::number(EgressProbe::kSocksPort),
+                                              QStringLiteral("127.0.0.1"), QString::number(port),
+                                              QStringLiteral("--command"), QStringLiteral("udp")})) +
+        probe_->attempt(QStringLiteral("bind"),
+                        probe_->shellCommand({QStringLiteral("socks5"), QString::number(EgressProbe::kSocksPort),
+                                              QStringLiteral("127.0.0.1"), QString::number(port),
+                                              QStringLiteral("--command"), QStringLiteral("bind")}));
     const ProcessResult inside =
         runner->moatShell(sandbox(EgressSandbox::eventsFile(*runner, QStringLiteral("udp")),
                                   {EgressSandbox::loopback(port), QStringLiteral("1.1.1.1:53")}),
@@ -489,6 +499,10 @@ void EgressAttacks::udpGoesNowhere()
     const QMap<QString, QByteArray> parts = EgressProbe::sections(inside.out);
     for (const QString& part : {QStringLiteral("loopback"), QStringLiteral("v6"), QStringLiteral("public")}) {
         QVERIFY2(parts.value(part).startsWith("failed"), qPrintable(part + QStringLiteral(": ") + inside.describe()));
+    }
+    for (const QString& part : {QStringLiteral("udp associate"), QStringLiteral("bind")}) {
+        QVERIFY2(parts.value(part).startsWith("reply 0x07"),
+                 qPrintable(part + QStringLiteral(": ") + inside.describe()));
     }
     QCOMPARE(upstream_.count("udp "), datagrams);
 }
@@ -607,6 +621,10 @@ void EgressAttacks::malformedRequestsAreRefused()
         {QStringLiteral("control bytes in the target"),
          QStringLiteral("GET %1%2\\x01\\x7f HTTP/1.1\\r\\nHost: %3\\r\\n\\r\\n")
              .arg(target, path, EgressSandbox::loopback(port))},
+        // TLS goes through CONNECT; the proxy never makes a TLS connection of its own.
+        {QStringLiteral("https in a plain request"),
+         QStringLiteral("GET https://%1%2 HTTP/1.1\\r\\nHost: %1\\r\\n\\r\\n")
+             .arg(EgressSandbox::loopback(port), path)},
         {QStringLiteral("two Host headers"),
          QStringLiteral("GET %1%2 HTTP/1.1\\r\\nHost: %3\\r\\nHost: evil.example\\r\\n\\r\\n")
              .arg(target, path, EgressSandbox::loopback(port))},

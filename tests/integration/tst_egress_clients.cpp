@@ -111,7 +111,7 @@ void EgressClients::proxyEnvironmentNamesTheProxy()
     MOAT_FETCH_RUNNER(fixture_, runner);
     const ProcessResult inside = runner->moatRun({}, {QStringLiteral("/usr/bin/env")});
     QVERIFY2(inside.succeeded(), qPrintable(inside.describe()));
-    const QStringList lines = inside.stdOut().split(QLatin1Char('\n'));
+    QStringList lines = inside.stdOut().split(QLatin1Char('\n'));
     for (const char* expected :
          {"HTTP_PROXY=http://127.0.0.1:3128", "HTTPS_PROXY=http://127.0.0.1:3128", "http_proxy=http://127.0.0.1:3128",
           "https_proxy=http://127.0.0.1:3128", "ALL_PROXY=socks5h://127.0.0.1:1080",
@@ -119,6 +119,19 @@ void EgressClients::proxyEnvironmentNamesTheProxy()
           "MOAT_API=http://127.0.0.1:3128"}) {
         QVERIFY2(lines.contains(QLatin1String(expected)),
                  qPrintable(QStringLiteral("%1 missing: ").arg(QLatin1String(expected)) + inside.describe()));
+    }
+
+    // Without a proxy there is nothing to point at: --net none has no
+    // listener, --net open goes out directly.
+    for (const QString& net : {QStringLiteral("none"), QStringLiteral("open")}) {
+        const ProcessResult other = runner->moatRun({QStringLiteral("--net"), net}, {QStringLiteral("/usr/bin/env")});
+        QVERIFY2(other.succeeded(), qPrintable(other.describe()));
+        lines = other.stdOut().split(QLatin1Char('\n'));
+        for (const QString& line : lines) {
+            QVERIFY2(!line.contains(QLatin1String("PROXY=")) && !line.contains(QLatin1String("proxy=")) &&
+                         !line.startsWith(QLatin1String("MOAT_API=")),
+                     qPrintable(net + QStringLiteral(": ") + other.describe()));
+        }
     }
 }
 

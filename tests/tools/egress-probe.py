@@ -20,9 +20,10 @@ action sends exactly the bytes it is told to and prints what came back, one
                                 does matters) or plain HTTP, then GET P
   tls HOST PORT --sni NAME [--path P]
                                 the same TLS attempt, directly
-  socks5 PROXYPORT HOST PORT [PATH]
+  socks5 PROXYPORT HOST PORT [PATH] [--command connect|bind|udp]
                                 SOCKS5 CONNECT (address type from HOST: IPv4,
-                                IPv6 or domain), then GET PATH: "reply 0xNN"
+                                IPv6 or domain), then GET PATH: "reply 0xNN";
+                                BIND or UDP ASSOCIATE: the reply only
   slowloris PROXYPORT URL SECONDS
                                 one header byte a second on one connection,
                                 while a normal request for URL goes through
@@ -296,7 +297,13 @@ def recv_exactly(sock, count):
     return data
 
 
-def action_socks5(port, host, target_port, path="/"):
+SOCKS_COMMANDS = {"connect": 1, "bind": 2, "udp": 3}
+
+
+def action_socks5(port, host, target_port, *arguments):
+    opts, rest = options(arguments)
+    path = rest[0] if rest else "/"
+    command = SOCKS_COMMANDS[opts.get("command", "connect")]
     try:
         sock = proxy_socket(port)
     except OSError as error:
@@ -308,14 +315,14 @@ def action_socks5(port, host, target_port, path="/"):
     if choice != b"\x05\x00":
         out("greeting", choice.hex() or "closed")
         return 1
-    sock.sendall(b"\x05\x01\x00" + socks_address(host) + int(target_port).to_bytes(2, "big"))
+    sock.sendall(bytes([5, command, 0]) + socks_address(host) + int(target_port).to_bytes(2, "big"))
     reply = recv_exactly(sock, 4)
     if len(reply) < 2:
         out("closed", "without a reply")
         return 1
     out("reply", "0x%02x %s" % (reply[1], SOCKS_REPLIES.get(reply[1], "unknown")))
-    if reply[1] != 0:
-        return 1
+    if reply[1] != 0 or command != 1:
+        return 1 if reply[1] != 0 else 0
     kind = reply[3] if len(reply) > 3 else 1
     if kind == 1:
         recv_exactly(sock, 4 + 2)
