@@ -27,6 +27,14 @@ boost::asio::awaitable<boost::system::error_code> relayMessageBody(
     namespace http = boost::beast::http;
     constexpr std::size_t kChunk = 64 * 1024;
     std::vector<char> chunk(kChunk);
+    // Beast reads at most the buffer's free capacity at a time: room for a
+    // whole chunk while a body flows, given back once it has passed, so that
+    // an idle keep-alive connection holds a few hundred bytes, not 64 KiB.
+    fromBuffer.reserve(kChunk);
+    struct Shrink {
+        boost::beast::flat_buffer& buffer;
+        ~Shrink() { buffer.shrink_to_fit(); }
+    } shrink{fromBuffer};
     boost::system::error_code ec;
     auto& body = parser.get().body();
     while (!parser.is_done()) {
