@@ -17,6 +17,18 @@ QString EgressProbe::shellCommand(const QStringList& args) const
     return shellLine(command(args));
 }
 
+QString EgressProbe::httpProxyRequest(const QString& request, int timeoutSeconds) const
+{
+    return shellCommand({QStringLiteral("http"), QString::number(kHttpProxyPort), request,
+                         QString::number(timeoutSeconds)});
+}
+
+QString EgressProbe::absoluteRequest(const QString& authority, const QString& path, const QString& hostHeader)
+{
+    return QStringLiteral("GET http://%1%2 HTTP/1.1\\r\\nHost: %3\\r\\n\\r\\n")
+        .arg(authority, path, hostHeader.isEmpty() ? authority : hostHeader);
+}
+
 QString EgressProbe::attempt(const QString& label, const QString& shellLine) const
 {
     return QStringLiteral("echo %1; %2\n").arg(shellQuote(QStringLiteral("== ") + label), shellLine);

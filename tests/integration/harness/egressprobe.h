@@ -23,6 +23,11 @@ public:
     QStringList command(const QStringList& args) const;
     // The same command as one /bin/sh line.
     QString shellCommand(const QStringList& args) const;
+    // A shell line that sends `request` (egress-probe.py escapes) to the
+    // sandbox's HTTP proxy and prints what came back.
+    QString httpProxyRequest(const QString& request, int timeoutSeconds = 30) const;
+    // An absolute-form request line and Host header for the HTTP proxy.
+    static QString absoluteRequest(const QString& authority, const QString& path, const QString& hostHeader = {});
     // "echo '== LABEL'; COMMAND" for one attempt of a script.
     QString attempt(const QString& label, const QString& shellLine) const;
 
