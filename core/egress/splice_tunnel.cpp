@@ -110,27 +110,38 @@ void SpliceTunnel::armIdleTimer()
 
 void SpliceTunnel::readMoreFirstBytes()
 {
-    const std::size_t have = firstBytes_.size();
-    const std::size_t room = options_.maxCheckedBytes - have;
-    firstBytes_.resize(have + room);
-    client_.async_read_some(asio::buffer(firstBytes_.data() + have, room),
-                            [self = shared_from_this(), have](const boost::system::error_code& ec, std::size_t n) {
-                                if (self->closed_) {
-                                    return;
-                                }
-                                self->firstBytes_.resize(have + n);
-                                if (ec) {
-                                    // EOF before any byte passed: the client is done sending.
-                                    if (ec == asio::error::eof) {
-                                        self->finishFlow(kUp);
-                                    } else {
-                                        self->close();
-                                    }
-                                    return;
-                                }
-                                self->touch();
-                                self->inspectFirstBytes();
-                            });
+    // Wait first, then read what is there: a tunnel whose client has not
+    // spoken yet (thousands may be open) holds no buffer while it waits.
+    client_.async_wait(Socket::wait_read, [self = shared_from_this()](const boost::system::error_code& waited) {
+        if (self->closed_) {
+            return;
+        }
+        if (waited) {
+            self->close();
+            return;
+        }
+        const std::size_t have = self->firstBytes_.size();
+        self->firstBytes_.resize(self->options_.maxCheckedBytes);
+        boost::system::error_code ec;
+        const std::size_t n =
+            self->client_.read_some(asio::buffer(self->firstBytes_.data() + have, self->firstBytes_.size() - have), ec);
+        self->firstBytes_.resize(have + n);
+        if (ec == asio::error::would_block || ec == asio::error::try_again) {
+            self->readMoreFirstBytes();
+            return;
+        }
+        if (ec) {
+            // EOF before any byte passed: the client is done sending.
+            if (ec == asio::error::eof) {
+                self->finishFlow(kUp);
+            } else {
+                self->close();
+            }
+            return;
+        }
+        self->touch();
+        self->inspectFirstBytes();
+    });
 }
 
 void SpliceTunnel::inspectFirstBytes()
