@@ -6,6 +6,8 @@
 #   (b) the resident memory of moat-supervisor during `moat run -- sleep 2`.
 # Prints a markdown report ready for docs/performance.md. Not part of the test
 # suite; builds nothing and installs nothing.
+# The egress proxy's benchmarks (beside tinyproxy and squid) are a separate
+# command: tests/bench/egress/run.sh [--quick].
 #
 #   tests/bench/run.sh [BIN_DIR]     BIN_DIR defaults to build/bin of this checkout
 #
