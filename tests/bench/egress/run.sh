@@ -18,7 +18,7 @@
 # or through sudo) and leaves their Debian services stopped; runs its own
 # instances with private configurations on free loopback ports. Builds its two
 # tools (upstream.cpp, loadclient.cpp) with g++ -O2 into a temporary directory.
-# --quick: fewer rounds and shorter runs (about 3 minutes instead of 10).
+# --quick: fewer rounds and shorter runs (about 2 minutes instead of 7).
 # --keep: keep the temporary directory (configurations, logs, raw JSON).
 # Environment: ONLY=direct,moat,moat-socks5,tinyproxy,squid to run a subset;
 # TUNNELS=5000 for the idle test.
