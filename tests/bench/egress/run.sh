@@ -31,7 +31,7 @@ for arg in "$@"; do
   case $arg in
     --quick) quick=(--quick) ;;
     --keep) keep=1 ;;
-    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $arg" >&2; exit 2 ;;
     *) bin_arg=$arg ;;
   esac
