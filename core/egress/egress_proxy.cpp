@@ -19,6 +19,8 @@ using asio::ip::tcp;
 namespace {
 
 constexpr std::size_t kIdlePipes = 64;
+constexpr std::size_t kBodyChunk = 64 * 1024;
+constexpr std::size_t kIdleChunks = 64;
 // After accept() fails for want of descriptors, wait before trying again
 // rather than spinning on a listener that stays readable.
 constexpr std::chrono::milliseconds kAcceptBackoff{100};
@@ -67,6 +69,7 @@ EgressProxy::EgressProxy(asio::io_context& io, UniqueFd httpListener, UniqueFd s
     context_->onEvent = std::move(options.onEvent);
     context_->sessionInfo = std::move(options.sessionInfo);
     context_->pipes = std::make_shared<PipePool>(context_->limits.spliceChunk, kIdlePipes);
+    context_->chunks = std::make_shared<ChunkPool>(kBodyChunk, kIdleChunks);
     http_ = adopt(io, std::move(httpListener));
     socks_ = adopt(io, std::move(socksListener));
     if (http_) {

@@ -2,12 +2,14 @@
 #pragma once
 
 #include "egress/asio_coroutines.h"
+#include "egress/chunk_pool.h"
 
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 
 #include <chrono>
+#include <string>
 #include <vector>
 
 namespace moat {
@@ -21,23 +23,39 @@ template <bool isRequest>
 boost::asio::awaitable<boost::system::error_code> relayMessageBody(
     boost::beast::tcp_stream& from, boost::beast::flat_buffer& fromBuffer,
     boost::beast::http::parser<isRequest, boost::beast::http::buffer_body>& parser, boost::beast::tcp_stream& to,
-    boost::beast::http::serializer<isRequest, boost::beast::http::buffer_body>& serializer,
+    boost::beast::http::serializer<isRequest, boost::beast::http::buffer_body>& serializer, ChunkPool& chunks,
     std::chrono::seconds idle)
 {
     namespace http = boost::beast::http;
-    constexpr std::size_t kChunk = 64 * 1024;
-    std::vector<char> chunk(kChunk);
-    // Beast reads at most the buffer's free capacity at a time: room for a
-    // whole chunk while a body flows, given back once it has passed, so that
-    // an idle keep-alive connection holds a few hundred bytes, not 64 KiB.
-    fromBuffer.reserve(kChunk);
-    struct Shrink {
+    const ChunkPool::Lease chunk = chunks.take();
+    // Beast reads at most the buffer's free capacity at a time. A body that
+    // does not arrive in the first read gets room for a whole chunk while it
+    // flows, given back once it has passed, so that an idle keep-alive
+    // connection holds a few hundred bytes, not 64 KiB.
+    struct GrowWhileFlowing {
         boost::beast::flat_buffer& buffer;
-        ~Shrink() { buffer.shrink_to_fit(); }
-    } shrink{fromBuffer};
+        std::size_t room;
+        bool grown = false;
+        void grow()
+        {
+            if (!grown && buffer.capacity() < room) {
+                buffer.reserve(room);
+                grown = true;
+            }
+        }
+        ~GrowWhileFlowing()
+        {
+            if (grown) {
+                buffer.shrink_to_fit();
+            }
+        }
+    } growth{fromBuffer, chunk.size()};
     boost::system::error_code ec;
     auto& body = parser.get().body();
-    while (!parser.is_done()) {
+    for (int reads = 0; !parser.is_done(); ++reads) {
+        if (reads == 1) {
+            growth.grow();
+        }
         body.data = chunk.data();
         body.size = chunk.size();
         from.expires_after(idle);

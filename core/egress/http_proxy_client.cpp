@@ -427,6 +427,7 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& p
             co_await http::async_write_header(upstream_->stream, requestWriter, untilDone(ec));
             if (!ec) {
                 ec = co_await relayMessageBody(client_, buffer_, parser, upstream_->stream, requestWriter,
+                                               *context_->chunks,
                                                limits().bodyIdleTimeout);
             }
             sent = !ec;
@@ -472,6 +473,7 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& p
     const bool hasBody = !isHead && status != 204 && status != 304;
     if (!ec && hasBody) {
         ec = co_await relayMessageBody(upstream_->stream, upstream_->buffer, *reader, client_, responseWriter,
+                                       *context_->chunks,
                                        limits().bodyIdleTimeout);
     }
     if (ec || !upstreamKeepAlive) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "egress/chunk_pool.h"
 #include "egress/egress_event.h"
 #include "egress/egress_policy.h"
 #include "egress/pipe_pool.h"
@@ -28,6 +29,7 @@ struct ProxyContext {
     // http://127.0.0.1:<port>/ is for the control endpoint, never forwarded.
     std::uint16_t controlPort = 0;
     std::shared_ptr<PipePool> pipes;
+    std::shared_ptr<ChunkPool> chunks;
     std::size_t openConnections = 0;
 
     void report(const EgressEvent& event) const

@@ -199,7 +199,7 @@ void SpliceTunnel::deliverFirstBytes()
                               return;
                           }
                           self->flows_[kUp].bytes += n;
-                          self->firstBytes_ = {};
+                          std::vector<std::uint8_t>().swap(self->firstBytes_);  // release, not only clear
                           self->touch();
                           self->pump(kUp);
                       });
