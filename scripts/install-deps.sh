@@ -11,7 +11,7 @@ packages=(
   libseccomp-dev libcap-ng-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libssl-dev
   libboost-dev libcli11-dev libtomlplusplus-dev
   # tests: real tools the suite drives, and the peers the benchmark compares with
-  python3 curl git util-linux procps iproute2 sudo busybox-static strace
+  python3 python3-pip curl git util-linux procps iproute2 sudo busybox-static strace
   clang-14 libclang-rt-14-dev
   dbus dbus-x11 gnome-keyring xvfb xauth
   bubblewrap hyperfine uidmap

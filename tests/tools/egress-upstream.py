@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""egress-upstream.py --cert PEM --key PEM [--git-root DIR] [--marker TEXT] [--log FILE]
+"""egress-upstream.py --cert PEM --key PEM [--git-root DIR] [--static DIR] [--marker TEXT] [--log FILE]
 
 The destinations of the egress tests, on the host's loopback (stdlib only, so
 that /usr/bin/python3 runs it):
@@ -15,6 +15,11 @@ that /usr/bin/python3 runs it):
 Every HTTP port answers:
   /bytes/N        N bytes of 'x'
   /NAME.git/...   git smart HTTP for DIR/NAME.git (git http-backend as CGI)
+  GET or HEAD of a file under --static DIR
+                  that file (a directory: its index.html or index.json), read
+                  when asked for, so files written after the start are served;
+                  Content-Type text/html, application/json or
+                  application/octet-stream by the name's suffix
   anything else   an echo: the marker, the port's name, method, path, Host
 
 Prints "ready http=P http6=P|none alt=P alt6=P|none https=P silent=P udp=P"
@@ -33,11 +38,13 @@ import ssl
 import subprocess
 import sys
 import threading
+import urllib.parse
 
 GIT = "/usr/bin/git"
 LOG_LOCK = threading.Lock()
 LOG = [sys.stdout]
 GIT_PATH = re.compile(r"^/[A-Za-z0-9._-]+\.git(/|$)")
+STATIC_TYPES = {".html": "text/html", ".json": "application/json"}
 
 
 def log(line):
@@ -108,6 +115,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if sized:
             self._bytes(int(sized.group(1)))
             return
+        static = self._static_file(path) if self.command in ("GET", "HEAD") else None
+        if static:
+            with open(static, "rb") as file:
+                content = file.read()
+            suffix = os.path.splitext(static)[1]
+            self._reply(200, content, STATIC_TYPES.get(suffix, "application/octet-stream"))
+            return
         lines = [
             "moat-upstream %s" % self.server.marker,
             "server=%s" % self.port_name,
@@ -118,6 +132,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
             "body-bytes=%d" % len(body),
         ]
         self._reply(200, ("\n".join(lines) + "\n").encode())
+
+    def _static_file(self, path):
+        """The file under --static that `path` names, or None."""
+        root = self.server.static_root
+        if not root:
+            return None
+        found = os.path.realpath(os.path.join(root, urllib.parse.unquote(path).lstrip("/")))
+        if found != root and not found.startswith(root + os.sep):
+            return None
+        if os.path.isdir(found):
+            for index in ("index.html", "index.json"):
+                if os.path.isfile(os.path.join(found, index)):
+                    return os.path.join(found, index)
+            return None
+        return found if os.path.isfile(found) else None
 
     def _bytes(self, count):
         self.send_response(200)
@@ -192,10 +221,11 @@ class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address, family, handler, marker, git_root, tls=None):
+    def __init__(self, address, family, handler, marker, git_root, static_root, tls=None):
         self.address_family = family
         self.marker = marker
         self.git_root = git_root
+        self.static_root = static_root
         self.tls = tls
         super().__init__(address, handler)
 
@@ -253,14 +283,18 @@ def main():
     parser.add_argument("--cert", required=True)
     parser.add_argument("--key", required=True)
     parser.add_argument("--git-root", default="")
+    parser.add_argument("--static", default="")
     parser.add_argument("--marker", default="moat-upstream-marker")
     parser.add_argument("--log", default="")
     arguments = parser.parse_args()
     if arguments.log:
         LOG[0] = open(arguments.log, "a", encoding="utf-8")
 
+    static_root = os.path.realpath(arguments.static) if arguments.static else ""
+
     def make(name, family=socket.AF_INET, host="127.0.0.1", port=0, tls=None):
-        return Server((host, port), family, handler_for(name), arguments.marker, arguments.git_root, tls)
+        return Server((host, port), family, handler_for(name), arguments.marker, arguments.git_root, static_root,
+                      tls)
 
     def dual_stack(name):
         """One port on 127.0.0.1 and, when the host has IPv6 loopback, on ::1."""

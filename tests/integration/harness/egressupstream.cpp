@@ -58,7 +58,7 @@ bool EgressUpstream::start(const MoatInstall& install, const TestCertificates& c
     marker_ = "moat-it-upstream-" + QByteArray::number(QRandomGenerator::system()->generate64(), 16);
     const QString root = dir_->path();
     const QString work = root + QStringLiteral("/work");
-    if (!QDir().mkpath(root + QStringLiteral("/git")) || !QDir().mkpath(work)) {
+    if (!QDir().mkpath(root + QStringLiteral("/git")) || !QDir().mkpath(work) || !QDir().mkpath(staticDir())) {
         *error = QStringLiteral("cannot create directories under %1").arg(root);
         return false;
     }
@@ -91,8 +91,8 @@ bool EgressUpstream::start(const MoatInstall& install, const TestCertificates& c
         QStringList{QStringLiteral("/usr/bin/python3"), install.tool(QStringLiteral("egress-upstream.py")),
                     QStringLiteral("--cert"), certificates.certificateFile(), QStringLiteral("--key"),
                     certificates.keyFile(), QStringLiteral("--git-root"), root + QStringLiteral("/git"),
-                    QStringLiteral("--marker"), QString::fromLatin1(marker_), QStringLiteral("--log"),
-                    root + QStringLiteral("/upstream.log")},
+                    QStringLiteral("--static"), staticDir(), QStringLiteral("--marker"), QString::fromLatin1(marker_),
+                    QStringLiteral("--log"), root + QStringLiteral("/upstream.log")},
         QProcessEnvironment::systemEnvironment(), root);
     // The whole line: the ports may arrive in more than one read.
     if (!process_->waitForOutput("ready ") || !process_->waitForOutput("\n")) {
@@ -117,6 +117,11 @@ bool EgressUpstream::start(const MoatInstall& install, const TestCertificates& c
         return false;
     }
     return true;
+}
+
+QString EgressUpstream::staticDir() const
+{
+    return dir_ ? dir_->path() + QStringLiteral("/static") : QString();
 }
 
 QString EgressUpstream::url(const QString& scheme, const QString& host, int port, const QString& path)

@@ -13,7 +13,8 @@ class TestCertificates;
 
 // The destinations of the egress tests: tests/tools/egress-upstream.py on the
 // host's 127.0.0.1 (and ::1), run by the test process, with a bare git
-// repository to clone. See that script for what each port answers.
+// repository to clone and a directory of files to serve (staticDir()). See
+// that script for what each port answers.
 //
 // The upstream writes a line for everything that reaches it (a request, a
 // TLS handshake with its SNI, a datagram) to a log file, so that a test can
@@ -44,6 +45,10 @@ public:
     // The repository is served at /repo.git; its README.txt holds this.
     static QString repositoryPath() { return QStringLiteral("/repo.git"); }
     QByteArray repositoryContent() const { return "moat egress test repository " + marker_; }
+    // Files written here are served at the same path on every HTTP port (a
+    // directory: its index.html or index.json), from the next request on.
+    // Owned by the test process, not readable by other accounts.
+    QString staticDir() const;
 
     // "http://HOST:PORT/PATH" (HOST as given: a name, a dotted quad, "[::1]").
     static QString url(const QString& scheme, const QString& host, int port, const QString& path = QString());
