@@ -164,17 +164,23 @@ EgressDecision EgressPolicy::decideName(std::string_view host, uint16_t port) co
     }
     const std::string shown = name.value() + portSuffix(port);
     const bool sensitive = isSensitiveName(name.value());
+    bool refusedWildcard = false;
     for (const HostPattern& pattern : patterns_) {
-        if (pattern.matches(name.value(), port) && !(sensitive && pattern.isWildcard())) {
-            return allow(shown + " is allowed by --allow-host " + pattern.toString());
+        if (!pattern.matches(name.value(), port)) {
+            continue;
         }
+        if (sensitive && pattern.isWildcard()) {
+            refusedWildcard = true;
+            continue;
+        }
+        return allow(shown + " is allowed by --allow-host " + pattern.toString());
     }
     if (sensitive) {
         // Only an exact pattern lifts this: a wildcard written for a domain
         // must not also hand out the host's loopback or its cloud credentials.
         const char* what = isLoopbackName(name.value()) ? " is a name of this machine's loopback"
                                                          : " is the name of a cloud metadata service";
-        return deny(shown + what + ", allowed only when named exactly, never by a wildcard",
+        return deny(shown + what + (refusedWildcard ? ", which a wildcard never allows" : " and is not allowed"),
                     "--allow-host " + name.value() + portSuffix(port));
     }
     return deny(shown + " is not allowed", nameFlag(name.value(), port));

@@ -85,6 +85,18 @@ private slots:
         QCOMPARE(EgressPolicy().decideName("example.org", 8443).suggestion, std::string("--allow-host example.org:8443"));
     }
 
+    void aLoopbackNameSaysWhyItWasRefused()
+    {
+        // The reason speaks of a wildcard only when one was written.
+        const EgressDecision plain = EgressPolicy().decideName("localhost", 8080);
+        QCOMPARE(plain.reason, std::string("localhost:8080 is a name of this machine's loopback and is not allowed; "
+                                           "run with --allow-host localhost:8080"));
+        const EgressDecision underWildcard = policy({"*.dev.localhost"}).decideName("app.dev.localhost", 443);
+        QVERIFY(!underWildcard.allowed);
+        QVERIFY2(underWildcard.reason.find("which a wildcard never allows") != std::string::npos,
+                 underWildcard.reason.c_str());
+    }
+
     void anEmptyPolicyAllowsNothing()
     {
         const EgressPolicy none;
