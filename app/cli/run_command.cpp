@@ -4,6 +4,7 @@
 #include "base/moat_paths.h"
 #include "policy/spec_builder.h"
 #include "policy/spec_json.h"
+#include "record_key_store.h"
 #include "supervisor_process.h"
 
 #include <nlohmann/json.hpp>
@@ -107,7 +108,23 @@ int RunCommand::execute(int verbosity)
     if (!eventsPath.empty() && eventsPath.front() != '/') {
         eventsPath = currentDirectory() + "/" + eventsPath;
     }
-    return runSupervisor(specToJson(spec.value()).dump(), eventsPath, verbosity);
+    // The record keys travel like the spec, on a sealed memfd that
+    // moat-supervisor reads and closes before the sandbox exists.
+    keychain::RecordKeyStore store(paths);
+    auto keys = store.keysForNewSession();
+    if (!keys) {
+        std::cerr << "moat: cannot get the record keys: " << keys.error().message() << "\n";
+        return 125;
+    }
+    if (!keys->notice.empty()) {
+        std::cerr << "moat: " << keys->notice << "\n";
+    }
+    auto keysFd = keys->keys.toSealedMemfd();
+    if (!keysFd) {
+        std::cerr << "moat: " << keysFd.error().message() << "\n";
+        return 125;
+    }
+    return runSupervisor(specToJson(spec.value()).dump(), keysFd->release(), eventsPath, verbosity);
 }
 
 }  // namespace moat::cli

@@ -32,7 +32,7 @@ std::string supervisorPath()
     return std::string(MOAT_LIBEXECDIR) + "/moat-supervisor";
 }
 
-int runSupervisor(const std::string& specJson, const std::string& jsonEventsPath, int verbosity)
+int runSupervisor(const std::string& specJson, int keysFd, const std::string& jsonEventsPath, int verbosity)
 {
     const std::string binary = supervisorPath();
     if (::access(binary.c_str(), X_OK) != 0) {
@@ -49,7 +49,7 @@ int runSupervisor(const std::string& specJson, const std::string& jsonEventsPath
         std::cerr << "moat: cannot hand the session spec to moat-supervisor: " << std::strerror(errno) << "\n";
         return 125;
     }
-    std::vector<std::string> args = {binary, "--spec-fd", std::to_string(specFd)};
+    std::vector<std::string> args = {binary, "--spec-fd", std::to_string(specFd), "--keys-fd", std::to_string(keysFd)};
     if (!jsonEventsPath.empty()) {
         args.insert(args.end(), {"--json-events", jsonEventsPath});
     }

@@ -92,7 +92,8 @@ Status RecordKeys::derivePublicParts()
         return derived.error();
     }
     publicKey_ = derived.value();
-    id_ = Sha256().hex(std::string_view(reinterpret_cast<const char*>(publicKey_.data()), publicKey_.size()))
+    id_ = Sha256()
+              .hex(std::string_view(reinterpret_cast<const char*>(publicKey_.data()), publicKey_.size()))
               .substr(0, 16);
     return {};
 }
@@ -198,9 +199,10 @@ Result<RecordKeys> RecordKeys::readFrom(int fd)
         }
     }
     if (size < kLocationOffset || std::memcmp(bytes, kMagic, sizeof kMagic) != 0) {
-        return Error{"the record keys from moat are not in the hand-off format (a moat and moat-supervisor of "
-                     "different versions?)",
-                     0, "Reinstall moat"};
+        return Error{
+            "the record keys from moat are not in the hand-off format (a moat and moat-supervisor of "
+            "different versions?)",
+            0, "Reinstall moat"};
     }
     keys.location_.assign(reinterpret_cast<const char*>(bytes + kLocationOffset), size - kLocationOffset);
     OPENSSL_cleanse(bytes + kLocationOffset, size - kLocationOffset);

@@ -65,9 +65,20 @@ void Supervisor::record(const std::string& type, nlohmann::json data)
     }
 }
 
+void Supervisor::sealRecords()
+{
+    if (!log_) {
+        return;
+    }
+    if (auto sealed = log_->seal(); !sealed) {
+        say("warning: the session's records could not be sealed: " + sealed.error().message());
+    }
+}
+
 int Supervisor::failSetup(const Error& error)
 {
     record("session.end", {{"reason", "setup_failed"}, {"error", error.message()}, {"exit_code", 125}});
+    sealRecords();
     if (store_) {
         (void)store_->writeStatus({{"state", "failed"}, {"exit_code", 125}, {"error", error.message()},
                                    {"ended", isoTime(std::chrono::system_clock::now())}});
@@ -83,7 +94,7 @@ Status Supervisor::openRecords()
         return store.error();
     }
     store_ = std::move(store.value());
-    auto log = EventLog::open(store_->eventsPath(), spec_.sessionId);
+    auto log = EventLog::open(store_->eventsPath(), spec_.sessionId, options_.recordKeys);
     if (!log) {
         return log.error();
     }
@@ -143,7 +154,8 @@ int Supervisor::run()
             {"seccomp", confinement.value("seccomp", false)},
             {"degraded", degraded},
             {"ttl", spec_.ttl.toString()},
-            {"expires", isoTime(expiresAt_)}});
+            {"expires", isoTime(expiresAt_)},
+            {"records", {{"key", options_.recordKeys->id()}, {"keys_in", options_.recordKeys->location()}}}});
     for (const auto& layer : degraded) {
         say("warning: running without " + layer.get<std::string>() + " (--allow-degraded); the sandbox is weaker");
     }
@@ -183,6 +195,7 @@ int Supervisor::run()
         terminal_->restore();
     }
     record("session.end", {{"reason", endReason_}, {"exit_code", exitCode_}});
+    sealRecords();
     (void)store_->writeStatus({{"state", expired_ ? "expired" : "exited"},
                                {"exit_code", exitCode_},
                                {"started", isoTime(started)},

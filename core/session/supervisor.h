@@ -31,6 +31,8 @@ class TerminalGuard;
 struct SupervisorOptions {
     std::string jsonEventsPath;  // --json-events
     std::chrono::seconds termGrace{5};
+    // MAC and sign the session's records (from --keys-fd; never null in moat-supervisor).
+    std::shared_ptr<const RecordKeys> recordKeys;
 };
 
 // moat-supervisor's main loop for one session (outside the sandbox): starts
@@ -60,6 +62,7 @@ private:
     void onJobStopped();
     void forwardSignal(int sig);
     void record(const std::string& type, nlohmann::json data);
+    void sealRecords();
     void say(const std::string& text) const;
     int failSetup(const Error& error);
 

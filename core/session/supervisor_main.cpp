@@ -4,6 +4,7 @@
 // SandboxSpec as JSON from --spec-fd, runs the session, and exits with the
 // status `moat run` reports.
 
+#include "audit/record_keys.h"
 #include "base/moat_paths.h"
 #include "policy/spec_json.h"
 #include "session/supervisor.h"
@@ -49,9 +50,11 @@ int main(int argc, char** argv)
     CLI::App app{"moat-supervisor: runs one moat session outside its sandbox (started by moat, not by hand)",
                  "moat-supervisor"};
     int specFd = -1;
+    int keysFd = -1;
     std::string jsonEvents;
     int verbosity = 0;
     app.add_option("--spec-fd", specFd, "Read the SandboxSpec JSON from this fd")->required();
+    app.add_option("--keys-fd", keysFd, "Read the record keys from this fd (a sealed memfd from moat)")->required();
     app.add_option("--json-events", jsonEvents, "Also write the session's events to FILE");
     app.add_flag("-v,--verbose", verbosity, "More diagnostics (repeatable)");
     try {
@@ -68,8 +71,17 @@ int main(int argc, char** argv)
 
     ::signal(SIGPIPE, SIG_IGN);
 
+    // The keys are read (into memory child processes do not inherit) and
+    // their fd closed before anything else: sandbox init is a clone of this
+    // process and must hold neither.
+    auto keys = moat::RecordKeys::readFrom(keysFd);
+    ::close(keysFd);
     auto text = readAll(specFd);
     ::close(specFd);
+    if (!keys) {
+        std::cerr << "moat: " << keys.error().message() << "\n";
+        return 125;
+    }
     if (!text) {
         std::cerr << "moat: " << text.error().message() << "\n";
         return 125;
@@ -83,6 +95,7 @@ int main(int argc, char** argv)
     spdlog::debug("session {} ({}) starting", spec->sessionId, spec->name);
     moat::SupervisorOptions options;
     options.jsonEventsPath = jsonEvents;
+    options.recordKeys = std::make_shared<const moat::RecordKeys>(std::move(keys.value()));
     moat::Supervisor supervisor(std::move(spec.value()), moat::MoatPaths::fromEnvironment(), options);
     return supervisor.run();
 }

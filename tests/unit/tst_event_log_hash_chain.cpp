@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // events.jsonl is one JSON object a line, numbered from 1, each carrying the
 // SHA-256 of the line before it as written, so that an edited or removed line
-// breaks the chain. The --json-events mirror holds the very same lines.
+// breaks the chain, and ending in the HMAC of everything before it under the
+// user's record key. The end is signed into events.seal. The --json-events
+// mirror holds the very same lines.
 #include "audit/event_log.h"
+#include "audit/event_seal.h"
+#include "audit/hmac_sha256.h"
+#include "audit/record_keys.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -15,6 +20,9 @@
 #include <sys/stat.h>
 
 using moat::EventLog;
+using moat::EventSeal;
+using moat::HmacSha256;
+using moat::RecordKeys;
 using nlohmann::json;
 
 namespace {
@@ -32,8 +40,21 @@ class EventLogHashChain : public QObject {
 
 private:
     QTemporaryDir tmp_;
+    std::shared_ptr<const RecordKeys> keys_;
+
+    moat::Result<EventLog> open(const QString& path) const
+    {
+        return EventLog::open(path.toStdString(), "0123456789abcdef", keys_);
+    }
 
 private slots:
+    void initTestCase()
+    {
+        auto keys = RecordKeys::generate();
+        QVERIFY(keys.ok());
+        keys_ = std::make_shared<const RecordKeys>(std::move(keys.value()));
+    }
+
     void sha256OfKnownVectors_data()
     {
         QTest::addColumn<QByteArray>("input");
@@ -72,7 +93,7 @@ private slots:
 
         const QString path = tmp_.filePath(QString("events-%1.jsonl").arg(count));
         const QString mirror = tmp_.filePath(QString("mirror-%1.jsonl").arg(count));
-        auto log = EventLog::open(path.toStdString(), "0123456789abcdef");
+        auto log = open(path);
         QVERIFY2(log.ok(), log.ok() ? "" : log.error().message().c_str());
         QVERIFY(log->mirrorTo(mirror.toStdString()).ok());
 
@@ -118,7 +139,7 @@ private slots:
     void editingALineBreaksTheChain()
     {
         const QString path = tmp_.filePath("edited.jsonl");
-        auto log = EventLog::open(path.toStdString(), "s");
+        auto log = open(path);
         QVERIFY(log.ok());
         for (int i = 0; i < 3; ++i) {
             QVERIFY(log->append("exec", json{{"argv", {"ls"}}}).ok());
@@ -134,7 +155,7 @@ private slots:
     void oddDataStaysOneValidLine()
     {
         const QString path = tmp_.filePath("odd.jsonl");
-        auto log = EventLog::open(path.toStdString(), "s");
+        auto log = open(path);
         QVERIFY(log.ok());
         QVERIFY(log->append("exec", json{{"argv", {std::string("bad \xff\xfe utf-8"), std::string("nul\0inside", 10),
                                                    "\n\r\t\x01", "\u2028"}}})
@@ -152,7 +173,7 @@ private slots:
     void logIsPrivateAndRefusesSymlinks()
     {
         const QString path = tmp_.filePath("private.jsonl");
-        auto log = EventLog::open(path.toStdString(), "s");
+        auto log = open(path);
         QVERIFY(log.ok());
         struct stat info {};
         QCOMPARE(stat(path.toLocal8Bit().constData(), &info), 0);
@@ -160,7 +181,7 @@ private slots:
 
         const QString link = tmp_.filePath("link.jsonl");
         QVERIFY(QFile::link(tmp_.filePath("elsewhere.jsonl"), link));
-        const auto refused = EventLog::open(link.toStdString(), "s");
+        const auto refused = open(link);
         QVERIFY(!refused.ok());
         QVERIFY(refused.error().errnum != 0);
         QVERIFY(!QFile::exists(tmp_.filePath("elsewhere.jsonl")));
@@ -168,12 +189,82 @@ private slots:
 
     void unwritableMirrorIsAnError()
     {
-        auto log = EventLog::open(tmp_.filePath("m.jsonl").toStdString(), "s");
+        auto log = open(tmp_.filePath("m.jsonl"));
         QVERIFY(log.ok());
         const auto mirrored = log->mirrorTo(tmp_.filePath("no-such-dir/mirror.jsonl").toStdString());
         QVERIFY(!mirrored.ok());
         QVERIFY(QString::fromStdString(mirrored.error().what).startsWith("--json-events"));
         QVERIFY(!mirrored.error().hint.empty());
+    }
+    // The mac is the last member; it covers the exact bytes of the line
+    // without it (record_line.h), and only the first line names the key.
+    void everyLineEndsInTheMacOfTheRest()
+    {
+        const QString path = tmp_.filePath("macs.jsonl");
+        auto log = open(path);
+        QVERIFY(log.ok());
+        for (int i = 0; i < 20; ++i) {
+            const json data = {{"i", i}, {"text", "ünïcode \"quoted\""}};
+            QVERIFY(log->append(i == 0 ? "session.start" : "exec", data).ok());
+        }
+        auto hmac = HmacSha256::create(keys_->hmacKey(), RecordKeys::kHmacKeySize);
+        QVERIFY(hmac.ok());
+        const QList<QByteArray> lines = readAll(path).chopped(1).split('\n');
+        QCOMPARE(lines.size(), 20);
+        const QRegularExpression macMember(QStringLiteral(",\"mac\":\"([0-9a-f]{64})\"\\}$"));
+        for (int k = 0; k < lines.size(); ++k) {
+            const QString line = QString::fromUtf8(lines[k]);
+            const auto match = macMember.match(line);
+            QVERIFY2(match.hasMatch(), qPrintable(line));
+            const QByteArray body = lines[k].left(lines[k].lastIndexOf(",\"mac\":\"")) + "}";
+            QCOMPARE(QString::fromStdString(hmac->hex(body.toStdString())), match.captured(1));
+            const QJsonObject event = QJsonDocument::fromJson(lines[k]).object();
+            QCOMPARE(event.value("mac").toString(), match.captured(1));
+            if (k == 0) {
+                QCOMPARE(event.value("key").toString(), QString::fromStdString(keys_->id()));
+            } else {
+                QVERIFY(!event.contains("key"));
+            }
+        }
+    }
+
+    void theSealSignsTheHeadOfTheChain()
+    {
+        const QString path = tmp_.filePath("sealed.jsonl");
+        auto log = open(path);
+        QVERIFY(log.ok());
+        for (int i = 0; i < 5; ++i) {
+            QVERIFY(log->append("exec", json{{"i", i}}).ok());
+        }
+        QVERIFY(log->seal().ok());
+        QVERIFY(log->seal().ok());  // once is enough; again is harmless
+        QVERIFY(!log->append("exec", json{{"late", true}}).ok());
+
+        const QList<QByteArray> lines = readAll(path).chopped(1).split('\n');
+        QCOMPARE(lines.size(), 5);
+        QCOMPARE(EventSeal::pathFor(path.toStdString()), tmp_.filePath("sealed.seal").toStdString());
+        const QByteArray sealText = readAll(tmp_.filePath("sealed.seal"));
+        auto seal = EventSeal::parse(sealText.toStdString());
+        QVERIFY2(seal.ok(), sealText.constData());
+        QCOMPARE(seal->session, std::string("0123456789abcdef"));
+        QCOMPARE(seal->lines, uint64_t(5));
+        QCOMPARE(seal->head, EventLog::sha256Hex(lines.last().toStdString()));
+        QCOMPARE(seal->key, keys_->id());
+        QVERIFY(seal->signedBy(keys_->publicKey()));
+        auto other = RecordKeys::generate();
+        QVERIFY(other.ok());
+        QVERIFY(!seal->signedBy(other->publicKey()));
+
+        struct stat info {};
+        QCOMPARE(stat(tmp_.filePath("sealed.seal").toLocal8Bit().constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, mode_t(0600));
+    }
+
+    void aLogNeedsKeys()
+    {
+        const auto refused = EventLog::open(tmp_.filePath("keyless.jsonl").toStdString(), "s", nullptr);
+        QVERIFY(!refused.ok());
+        QVERIFY(!QFile::exists(tmp_.filePath("keyless.jsonl")));
     }
 };
 

@@ -85,13 +85,15 @@ private slots:
         QTest::newRow("test 1") << fromHex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
                                 << fromHex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
                                 << QByteArray()
-                                << fromHex("e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e06522490155"
-                                           "5fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b");
+                                << fromHex(
+                                       "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e06522490155"
+                                       "5fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b");
         QTest::newRow("test 2") << fromHex("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb")
                                 << fromHex("3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c")
                                 << fromHex("72")
-                                << fromHex("92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da"
-                                           "085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00");
+                                << fromHex(
+                                       "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da"
+                                       "085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00");
     }
 
     void ed25519MatchesRfc8032()
@@ -128,7 +130,8 @@ private slots:
         QCOMPARE(QString::fromStdString(text), QStringLiteral("007f80ff1a"));
         unsigned char back[5] = {};
         QVERIFY(hex::decode(text, back, sizeof back));
-        QCOMPARE(QByteArray(reinterpret_cast<const char*>(back), 5), QByteArray(reinterpret_cast<const char*>(bytes), 5));
+        QCOMPARE(QByteArray(reinterpret_cast<const char*>(back), 5),
+                 QByteArray(reinterpret_cast<const char*>(bytes), 5));
         QVERIFY(!hex::decode("007F80ff1a", back, sizeof back));  // upper case is not how moat writes it
         QVERIFY(!hex::decode("007f80ff1", back, sizeof back));
         QVERIFY(!hex::decode("007f80ff1g", back, sizeof back));

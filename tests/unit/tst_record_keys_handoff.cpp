@@ -5,11 +5,11 @@
 // init is a fork-like clone of the supervisor and must find zeros.
 #include "audit/record_keys.h"
 
+#include <QTest>
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <QTest>
 
 #include <cstring>
 
@@ -99,7 +99,8 @@ private slots:
     {
         int pipeFds[2];
         QCOMPARE(::pipe(pipeFds), 0);
-        const char junk[] = "{\"spec\": \"not keys\", \"padding\": \"................................................\"}";
+        const char junk[] =
+            "{\"spec\": \"not keys\", \"padding\": \"................................................\"}";
         QVERIFY(::write(pipeFds[1], junk, sizeof junk) == static_cast<ssize_t>(sizeof junk));
         ::close(pipeFds[1]);
         const auto keys = RecordKeys::readFrom(pipeFds[0]);
@@ -117,8 +118,8 @@ private slots:
         if (child == 0) {
             // The page is there in the child, zero-filled (MADV_WIPEONFORK).
             const unsigned char zeros[64] = {};
-            const bool wiped = std::memcmp(keys->hmacKey(), zeros, 32) == 0 &&
-                               std::memcmp(keys->signingSeed(), zeros, 32) == 0;
+            const bool wiped =
+                std::memcmp(keys->hmacKey(), zeros, 32) == 0 && std::memcmp(keys->signingSeed(), zeros, 32) == 0;
             ::_exit(wiped ? 0 : 1);
         }
         int status = 0;

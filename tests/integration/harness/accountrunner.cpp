@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QRandomGenerator>
 
 AccountRunner::AccountRunner(const HostAccount& account, const MoatInstall& install)
     : account_(account), install_(install)
@@ -24,12 +25,37 @@ bool AccountRunner::prepare(QString* error)
     if (!account_.giveOwnership(state_->path(), error)) {
         return false;
     }
+    config_ = std::make_unique<QTemporaryDir>(QStringLiteral("/tmp/moat-it-config-XXXXXX"));  // mode 0700
+    if (!config_->isValid()) {
+        *error = QStringLiteral("cannot create a config directory: %1").arg(config_->errorString());
+        return false;
+    }
+    // The record key file as moat makes it (docs/records.md): random keys, 0600.
+    QByteArray keys(64, '\0');
+    QRandomGenerator::system()->generate(keys.begin(), keys.end());
+    const QString keyFile = config_->filePath(QStringLiteral("record-keys"));
+    QFile file(keyFile);
+    if (!file.open(QIODevice::WriteOnly) ||
+        !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
+        file.write("moat-record-keys-v1 " + keys.left(32).toHex() + ' ' + keys.mid(32).toHex() + '\n') < 0) {
+        *error = QStringLiteral("cannot write %1: %2").arg(keyFile, file.errorString());
+        return false;
+    }
+    file.close();
+    if (!account_.giveOwnership(config_->path(), error) || !account_.giveOwnership(keyFile, error)) {
+        return false;
+    }
     return renewWorkspace(error);
 }
 
 QString AccountRunner::stateDir() const
 {
     return state_ ? state_->path() : QString();
+}
+
+QString AccountRunner::configDir() const
+{
+    return config_ ? config_->path() : QString();
 }
 
 bool AccountRunner::renewWorkspace(QString* error)
@@ -68,6 +94,7 @@ QProcessEnvironment AccountRunner::environment(const QMap<QString, QString>& ext
     env.insert(QStringLiteral("PATH"), QStringLiteral("/usr/local/bin:/usr/bin:/bin"));
     env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
     env.insert(QStringLiteral("MOAT_STATE_DIR"), stateDir());
+    env.insert(QStringLiteral("MOAT_CONFIG_DIR"), configDir());
     for (auto it = extra.cbegin(); it != extra.cend(); ++it) {
         env.insert(it.key(), it.value());
     }

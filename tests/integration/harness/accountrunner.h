@@ -19,8 +19,12 @@ class MoatInstall;
 // Runs commands as one host account, the same way outside the sandbox (plain,
 // `host`) and inside it (`moatRun`), so an attack can first be shown to work
 // and then to fail. Every command gets a clean environment: HOME, PATH,
-// LANG=C.UTF-8 and a private MOAT_STATE_DIR owned by the account. Directories
-// made here belong to the account and are removed with the runner.
+// LANG=C.UTF-8 and a private MOAT_STATE_DIR and MOAT_CONFIG_DIR owned by the
+// account. There is no D-Bus session bus, so moat keeps the records' keys in
+// the config dir's key file, which prepare() makes (moat would make it on
+// first use, with a notice on stderr that would land in whichever test runs
+// first). Directories made here belong to the account and are removed with
+// the runner.
 class AccountRunner
 {
 public:
@@ -36,6 +40,7 @@ public:
     const HostAccount& account() const { return account_; }
     const MoatInstall& install() const { return install_; }
     QString stateDir() const;
+    QString configDir() const;
     // The default workspace: the working directory of every command.
     QString workspace() const { return workspace_; }
     // Replaces the default workspace with a new, empty one.
@@ -72,6 +77,7 @@ private:
     HostAccount account_;
     const MoatInstall& install_;
     std::unique_ptr<QTemporaryDir> state_;
+    std::unique_ptr<QTemporaryDir> config_;
     QString workspace_;
     std::vector<std::unique_ptr<QTemporaryDir>> directories_;
 };
