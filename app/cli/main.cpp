@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // moat: the command-line client (CLI.md is its contract).
 
+#include "audit_command.h"
 #include "run_command.h"
 
 #include <CLI/CLI.hpp>
@@ -17,6 +18,7 @@ int main(int argc, char** argv)
     int verbosity = 0;
     app.add_flag("-v,--verbose", verbosity, "More diagnostics on stderr (repeatable)");
     moat::cli::RunCommand run(app);
+    moat::cli::AuditCommand audit(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -36,6 +38,9 @@ int main(int argc, char** argv)
                                        : spdlog::level::warn);
     if (run.selected()) {
         return run.execute(verbosity);
+    }
+    if (audit.selected()) {
+        return audit.execute();
     }
     return 125;
 }
