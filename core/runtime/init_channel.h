@@ -8,6 +8,9 @@
 
 namespace moat {
 
+// The name of the exec user-notification listener among Sandbox::listeners.
+inline constexpr char kExecNotifyListener[] = "exec-notify";
+
 // The socketpair between moat-supervisor and sandbox init (SOCK_SEQPACKET:
 // one JSON object per datagram, optionally with one fd by SCM_RIGHTS).
 //
@@ -16,7 +19,12 @@ namespace moat {
 //   {"t":"pty"} + master fd                the agent's terminal
 //   {"t":"listener","name"} + socket fd    a socket of the sandbox's loopback to serve ("dns-udp", "dns-tcp",
 //                                          "proxy-http", "proxy-socks": policy/egress_endpoints.h)
-//   {"t":"confined","landlock_abi","landlock_fs","landlock_net","landlock_scoped","seccomp","degraded":[...]}
+//   {"t":"listener","name":"exec-notify"} + seccomp listener fd
+//                                          every execve/execveat in the sandbox waits for an answer on it; sent
+//                                          before "confined", so the supervisor holds it before the command's
+//                                          first exec (only when the launcher was asked to: LaunchOptions)
+//   {"t":"confined","landlock_abi","landlock_fs","landlock_net","landlock_scoped","seccomp","exec_notify",
+//    "degraded":[...]}
 //   {"t":"started","pid"}                  the command runs
 //   {"t":"exec_failed","errno","command"}  the command could not be executed
 //   {"t":"stopped","signal"}               the command was stopped (job control)

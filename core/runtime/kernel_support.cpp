@@ -11,6 +11,7 @@ KernelSupport KernelSupport::probe()
     KernelSupport support;
     support.landlockAbi = LandlockPolicy::kernelAbi();
     support.seccomp = SeccompPolicy::kernelSupportsFilters();
+    support.execNotify = SeccompPolicy::kernelSupportsExecNotify();
     return support;
 }
 

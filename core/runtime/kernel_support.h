@@ -15,6 +15,9 @@ namespace moat {
 struct KernelSupport {
     int landlockAbi = -1;
     bool seccomp = false;
+    // seccomp user notification, for exec records: not a confinement layer,
+    // so a kernel without it only loses those records.
+    bool execNotify = false;
 
     static KernelSupport probe();
 

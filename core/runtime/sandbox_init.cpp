@@ -48,8 +48,9 @@ Status becomeAgent(const AgentIdentity& id)
     return {};
 }
 
-// Passes one listening socket to the supervisor; init's own copy closes on
-// return, so that nothing inside the sandbox holds it.
+// Passes one listener (a socket, or the exec notification fd) to the
+// supervisor; init's own copy closes on return, so that nothing inside the
+// sandbox holds it.
 Status handOut(const InitChannel& channel, const char* name, Result<UniqueFd> socket)
 {
     if (!socket) {
@@ -83,6 +84,7 @@ Status handOutEgressSockets(const InitChannel& channel)
 struct Confinement {
     LandlockReport landlock;
     bool seccomp = false;
+    UniqueFd execListener;  // the filter's user-notification listener (SeccompOptions::notifyExec)
     nlohmann::json degraded = nlohmann::json::array();
 };
 
@@ -106,10 +108,12 @@ Result<Confinement> confine(const InitConfig& config)
         return caps.error();
     }
     if (config.useSeccomp) {
-        if (auto loaded = SeccompPolicy::apply(config.seccomp); !loaded) {
+        auto loaded = SeccompPolicy::apply(config.seccomp);
+        if (!loaded) {
             return loaded.error();
         }
         result.seccomp = true;
+        result.execListener = std::move(loaded.value());
     } else {
         result.degraded.push_back("seccomp");
     }
@@ -247,6 +251,18 @@ int runSandboxInit(const InitConfig& config, const InitChannel& channel)
     if (!confined) {
         return fail(channel, confined.error());
     }
+    // From here every execve waits for the supervisor, init's own exec of
+    // the command first. The listener goes out before "confined", after
+    // which the launcher returns and the supervisor starts serving it, so
+    // that exec waits at most for the supervisor's event loop to start.
+    // Init keeps no copy: if the supervisor dies, the listener closes, and
+    // every exec in the sandbox fails with ENOSYS until PDEATHSIG ends init.
+    const bool execNotify = confined->execListener.valid();
+    if (execNotify) {
+        if (auto sent = handOut(channel, kExecNotifyListener, std::move(confined->execListener)); !sent) {
+            return fail(channel, sent.error());
+        }
+    }
     // Not dumpable: the agent, though it has the same uid, cannot ptrace init
     // or read its memory to forge messages to the supervisor.
     ::prctl(PR_SET_DUMPABLE, 0);
@@ -256,6 +272,7 @@ int runSandboxInit(const InitConfig& config, const InitChannel& channel)
                         {"landlock_net", confined->landlock.handledNet},
                         {"landlock_scoped", confined->landlock.scoped},
                         {"seccomp", confined->seccomp},
+                        {"exec_notify", execNotify},
                         {"degraded", confined->degraded}});
 
     auto started = startCommand(config, terminal.value(), handled);

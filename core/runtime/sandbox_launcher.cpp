@@ -5,10 +5,12 @@
 #include "runtime/init_plan.h"
 #include "runtime/kernel_support.h"
 #include "runtime/sandbox_init.h"
+#include "runtime/seccomp_listener.h"
 #include "runtime/syscalls.h"
 
 #include <fcntl.h>
 #include <linux/close_range.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -46,10 +48,38 @@ Result<Pipe> makePipe()
     return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
 }
 
+// Init's exec of the command comes right after "confined" and waits on the
+// exec listener. Answered here, it need not wait for the caller's event
+// loop (the records, the relay and the proxy are set up meanwhile), and it
+// needs no reading: the spec says what init runs, and init's memory is not
+// readable anyway to an ordinary user's supervisor (not dumpable, made in
+// the host's user namespace). Gives up when init says something instead
+// (the command could not be executed) or after a while; whatever is still
+// waiting then is the caller's to answer.
+void letTheCommandStart(int listenerFd, int channelFd)
+{
+    constexpr int kPatienceMs = 2000;
+    SeccompListener listener(listenerFd);
+    pollfd fds[2] = {{listenerFd, POLLIN, 0}, {channelFd, POLLIN, 0}};
+    int polled;
+    do {
+        polled = ::poll(fds, 2, kPatienceMs);
+    } while (polled < 0 && errno == EINTR);
+    if (polled <= 0 || !(fds[0].revents & POLLIN)) {
+        return;
+    }
+    if (listener.wait(0) != SeccompListener::State::Waiting) {
+        return;
+    }
+    if (auto request = listener.receive(); request) {
+        (void)listener.letRun(request->id);
+    }
+}
+
 }  // namespace
 
 Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths& paths, StdioMode stdio,
-                                        const std::function<Status()>& whileBuilding)
+                                        const std::function<Status()>& whileBuilding, LaunchOptions options)
 {
     const KernelSupport kernel = KernelSupport::probe();
     if (auto supported = kernel.check(spec); !supported) {
@@ -68,6 +98,7 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
         return plan.error();
     }
     InitConfig& config = plan->config;
+    config.seccomp.notifyExec = options.execNotify && kernel.execNotify && config.useSeccomp;
 
     Sandbox sandbox;
     sandbox.identity = id;
@@ -183,6 +214,9 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
         } else if (type == "confined") {
             sandbox.confinement = message->body;
             spdlog::debug("sandbox confined: {}", message->body.dump());
+            if (auto exec = sandbox.listeners.find(kExecNotifyListener); exec != sandbox.listeners.end()) {
+                letTheCommandStart(exec->second.get(), sandbox.channel.fd());
+            }
             return sandbox;
         }
     }

@@ -44,10 +44,19 @@ struct Sandbox {
 // `whileBuilding` runs in the caller once init is building the sandbox, so
 // that the caller's own set-up (records) overlaps with it; if it fails, the
 // sandbox is killed and its error returned.
+struct LaunchOptions {
+    // Ask init for the seccomp listener on which every execve and execveat
+    // in the sandbox waits (Sandbox::listeners[kExecNotifyListener]) when the
+    // kernel has it. launch() answers init's own exec of the command (the
+    // spec says what it is); the caller must serve every later one from the
+    // moment launch() returns, or the sandbox's execs wait forever.
+    bool execNotify = false;
+};
+
 class SandboxLauncher {
 public:
     static Result<Sandbox> launch(const SandboxSpec& spec, const MoatPaths& paths, StdioMode stdio,
-                                  const std::function<Status()>& whileBuilding);
+                                  const std::function<Status()>& whileBuilding, LaunchOptions options = {});
 };
 
 }  // namespace moat

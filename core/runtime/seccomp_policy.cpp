@@ -31,7 +31,7 @@ struct FilterDeleter {
 };
 using Filter = std::unique_ptr<void, FilterDeleter>;
 
-Status ruleError(const std::string& what, int rc)
+Error ruleError(const std::string& what, int rc)
 {
     return Error::fromErrno("seccomp: cannot add the rule for " + what, -rc);
 }
@@ -113,7 +113,12 @@ bool SeccompPolicy::kernelSupportsFilters()
     return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 && seccomp_api_get() >= 1;
 }
 
-Status SeccompPolicy::apply(const SeccompOptions& options)
+bool SeccompPolicy::kernelSupportsExecNotify()
+{
+    return kernelSupportsFilters() && seccomp_api_get() >= 6;
+}
+
+Result<UniqueFd> SeccompPolicy::apply(const SeccompOptions& options)
 {
     Filter filter(seccomp_init(SCMP_ACT_ALLOW));
     if (!filter) {
@@ -188,10 +193,34 @@ Status SeccompPolicy::apply(const SeccompOptions& options)
         }
     }
 
+    if (options.notifyExec) {
+        // A record, not a boundary: the supervisor reads the path and argv
+        // while the caller waits, then always lets the kernel run the call
+        // as asked (SECCOMP_USER_NOTIF_FLAG_CONTINUE). Nothing is decided
+        // here, so a caller that rewrites its arguments meanwhile gains
+        // nothing but a wrong line in its own record.
+        for (int nr : {SCMP_SYS(execve), SCMP_SYS(execveat)}) {
+            if (int rc = seccomp_rule_add(filter.get(), SCMP_ACT_NOTIFY, nr, 0); rc < 0) {
+                return ruleError("execve and execveat (user notification)", rc);
+            }
+        }
+    }
+
     if (int rc = seccomp_load(filter.get()); rc < 0) {
         return Error::fromErrno("seccomp: cannot load the filter", -rc);
     }
-    return {};
+    UniqueFd listener;
+    if (options.notifyExec) {
+        // libseccomp hands the listener over: releasing the filter context
+        // leaves it open (tst_exec_notifier checks there is one copy).
+        const int fd = seccomp_notify_fd(filter.get());
+        if (fd < 0) {
+            return Error{"seccomp: the filter was loaded without its exec listener", EOPNOTSUPP,
+                         "libseccomp 2.5 or later and Linux 5.7 or later are needed for exec records"};
+        }
+        listener.reset(fd);
+    }
+    return listener;
 }
 
 }  // namespace moat
