@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "audit/log_verifier.h"
 
+#include "audit/event_line.h"
 #include "audit/event_seal.h"
 #include "audit/hex.h"
 #include "audit/hmac_sha256.h"
@@ -12,7 +13,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include <nlohmann/json.hpp>
 #include <openssl/crypto.h>
 
 #include <cerrno>
@@ -133,42 +133,36 @@ public:
         if (!parts) {
             return broken(n, line, "it does not end in a mac: it was not written by moat, or was edited");
         }
-        std::string body(parts->head);
-        body += '}';
-        const auto event = nlohmann::json::parse(body, nullptr, false);
-        if (!event.is_object()) {
+        const auto event = EventLine::scan(line);
+        if (!event) {
             return broken(n, line, "it is not a JSON object");
         }
-        if (n == 1 && !useKeysOf(event, line)) {
+        if (n == 1 && !useKeysOf(*event, line)) {
             return false;
         }
-        const std::string expected = mac_->hex(parts->head, "}");
-        if (CRYPTO_memcmp(expected.data(), parts->mac.data(), expected.size()) != 0) {
+        const HmacSha256::Mac expected = mac_->mac(parts->head, "}");
+        HmacSha256::Mac found{};
+        if (!hex::decode(parts->mac, found.data(), found.size()) ||
+            CRYPTO_memcmp(expected.data(), found.data(), expected.size()) != 0) {
             return broken(n, line,
                           "its mac does not match its content: the line was changed after moat wrote it, or "
                           "written by someone without the record key");
         }
-        const auto seq = event.find("seq");
-        if (seq == event.end() || !seq->is_number_unsigned()) {
+        if (!event->seq) {
             return broken(n, line, "it has no seq");
         }
-        if (const uint64_t found = seq->get<uint64_t>(); found != n) {
+        if (const uint64_t seq = *event->seq; seq != n) {
             return broken(n, line,
-                          found > n ? "its seq is " + std::to_string(found) + " where " + std::to_string(n) +
-                                          " was expected: the line(s) before it were removed, or lines were moved"
-                                    : "its seq is " + std::to_string(found) + " where " + std::to_string(n) +
-                                          " was expected: a line was copied, inserted or moved here");
+                          "its seq is " + std::to_string(seq) + " where " + std::to_string(n) + " was expected: " +
+                              (seq > n ? "the line(s) before it were removed, or lines were moved"
+                                       : "a line was copied, inserted or moved here"));
         }
-        const auto session = event.find("session");
-        if (session == event.end() || !session->is_string() || session->get_ref<const std::string&>() != session_) {
+        if (!event->hasSession || event->session != session_) {
             return broken(n, line,
                           "it belongs to another session (" +
-                              (session != event.end() && session->is_string() ? session->get<std::string>()
-                                                                              : std::string("none")) +
-                              ")");
+                              (event->hasSession ? std::string(event->session) : std::string("none")) + ")");
         }
-        const auto prev = event.find("prev");
-        if (prev == event.end() || !prev->is_string() || prev->get_ref<const std::string&>() != prev_) {
+        if (!event->hasPrev || event->prev != prev_) {
             return broken(n, line,
                           "its prev does not match the line before it: a line before it was removed, changed or "
                           "moved");
@@ -211,13 +205,12 @@ public:
     }
 
 private:
-    bool useKeysOf(const nlohmann::json& event, std::string_view line)
+    bool useKeysOf(const EventLine& event, std::string_view line)
     {
-        const auto key = event.find("key");
-        if (key == event.end() || !key->is_string() || key->get_ref<const std::string&>().empty()) {
+        if (!event.hasKey || event.key.empty()) {
             return broken(1, line, "the first line names no record key");
         }
-        return useKeys(key->get<std::string>());
+        return useKeys(std::string(event.key));
     }
 
     const LogVerifier::KeyLookup& lookup_;
