@@ -87,6 +87,21 @@ void ExecNotifier::stop()
     descriptor_.close(ignored);
 }
 
+void ExecNotifier::hold()
+{
+    held_ = true;
+}
+
+void ExecNotifier::release()
+{
+    held_ = false;
+    std::vector<ExecEvent> waiting;
+    waiting.swap(heldEvents_);
+    for (const ExecEvent& event : waiting) {
+        onExec_(event);
+    }
+}
+
 void ExecNotifier::serveLater()
 {
     asio::post(io_, [this, alive = std::weak_ptr<bool>(alive_)] {
@@ -174,8 +189,10 @@ ExecNotifier::Step ExecNotifier::handleOne()
         return Step::Closed;
     }
     ++answered_;
-    if (report) {
+    if (report && !held_) {
         onExec_(event);
+    } else if (report && heldEvents_.size() < kMaxHeld) {
+        heldEvents_.push_back(std::move(event));
     }
     return Step::Handled;
 }

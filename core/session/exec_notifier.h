@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace moat {
 
@@ -53,6 +54,7 @@ public:
     using Admission = std::function<bool()>;
 
     static constexpr int kMaxPerTurn = 16;
+    static constexpr std::size_t kMaxHeld = 64;
 
     ExecNotifier(boost::asio::io_context& io, UniqueFd listener, Handler onExec, Admission admit = {},
                  ExecReadLimits limits = {});
@@ -63,6 +65,13 @@ public:
     void start();
     // Closes the listener: an exec still to come fails with ENOSYS.
     void stop();
+
+    // Until release(), reports wait (answers do not; at most kMaxHeld wait,
+    // later ones are dropped). The command's own exec is reported by init
+    // on its channel, which races with the first execs the command makes:
+    // the supervisor holds from the start and releases once it recorded it.
+    void hold();
+    void release();
 
     // Notifications answered "continue" (the kernel ran the call).
     std::uint64_t answered() const { return answered_; }
@@ -85,6 +94,8 @@ private:
     Admission admit_;
     ExecReadLimits limits_;
     std::uint64_t answered_ = 0;
+    bool held_ = false;
+    std::vector<ExecEvent> heldEvents_;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     bool stopped_ = false;
 };

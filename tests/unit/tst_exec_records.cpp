@@ -63,6 +63,7 @@ struct Run {
     std::uint64_t answered = 0;
     pid_t child = -1;
     std::chrono::nanoseconds elapsed{};
+    bool heldUntilRelease = false;
 };
 
 struct Serving {
@@ -70,6 +71,7 @@ struct Serving {
     ExecNotifier::Admission admit;
     bool closeListener = false;  // close it instead of serving it
     bool lateStart = false;      // let the child exec first, then start serving
+    bool hold = false;           // hold the reports until the child is gone
 };
 
 // Forks a child that loads the filter, sends its listener and, once told to
@@ -122,6 +124,9 @@ Run runNotified(const ChildBody& body, const Serving& serving = {})
     boost::asio::io_context io;
     ExecNotifier notifier(io, std::move(listener), [&run](const ExecEvent& event) { run.events.push_back(event); },
                           serving.admit, serving.limits);
+    if (serving.hold) {
+        notifier.hold();
+    }
     notifier.start();
     const auto start = std::chrono::steady_clock::now();
     (void)parentEnd.send({{"t", "go"}});
@@ -139,6 +144,10 @@ Run runNotified(const ChildBody& body, const Serving& serving = {})
     }
     run.elapsed = std::chrono::steady_clock::now() - start;
     run.answered = notifier.answered();
+    if (serving.hold) {
+        run.heldUntilRelease = run.events.empty();
+        notifier.release();
+    }
     run.exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     return run;
 }
@@ -383,6 +392,30 @@ private slots:
         QCOMPARE(run.exitStatus, 0);
         QCOMPARE(run.events.size(), std::size_t(1));
         QCOMPARE(run.events.front().arguments.argv, args);
+    }
+
+    void heldReportsComeOnReleaseInOrder()
+    {
+        // The execs are answered at once (the child runs through all of
+        // them); only their reports wait.
+        std::vector<std::string> first = {"first"}, second = {"second"}, third = {"true", "third"};
+        auto a = pointers(first), b = pointers(second), c = pointers(third);
+        Serving serving;
+        serving.hold = true;
+        const Run run = runNotified(
+            [&] {
+                execOrErrno("/nonexistent/first", a.data());
+                execOrErrno("/nonexistent/second", b.data());
+                return execOrErrno("/bin/true", c.data());
+            },
+            serving);
+        QCOMPARE(run.exitStatus, 0);
+        QCOMPARE(run.answered, std::uint64_t(3));
+        QVERIFY(run.heldUntilRelease);
+        QCOMPARE(run.events.size(), std::size_t(3));
+        QCOMPARE(run.events[0].arguments.argv, first);
+        QCOMPARE(run.events[1].arguments.argv, second);
+        QCOMPARE(run.events[2].arguments.argv, third);
     }
 
     void withTheListenerClosedAnExecFailsWithEnosys()
