@@ -5,11 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <QCoreApplication>
-#include <QEventLoop>
-#include <QTimer>
-#include <qt6keychain/keychain.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -19,54 +14,18 @@ namespace moat::keychain {
 
 namespace {
 
-const QString kService = QStringLiteral("moat");
 constexpr const char* kCurrentEntry = "record-keys";
 constexpr const char* kKeychainLocation = "keychain";
 constexpr const char* kKeyFileName = "record-keys";
-// Long enough for a person to answer an unlock prompt; a keychain that
-// cannot prompt answers at once.
-constexpr int kKeychainTimeoutMs = 60000;
 
 std::string entryFor(const std::string& id)
 {
     return std::string(kCurrentEntry) + "/" + id;
 }
 
-// Runs one keychain job to its end (or the timeout). The job deletes itself
-// when it finishes, even after a timeout has given up on it.
-bool runJob(QKeychain::Job* job, QString* error)
-{
-    job->setAutoDelete(true);
-    bool finished = false;
-    QEventLoop loop;
-    QObject::connect(job, &QKeychain::Job::finished, &loop, [&finished, &loop] {
-        finished = true;
-        loop.quit();
-    });
-    QTimer::singleShot(kKeychainTimeoutMs, &loop, &QEventLoop::quit);
-    job->start();
-    loop.exec();
-    if (!finished) {
-        *error = QStringLiteral("the keychain did not answer within %1 seconds").arg(kKeychainTimeoutMs / 1000);
-        QObject::disconnect(job, nullptr, &loop, nullptr);
-        return false;
-    }
-    return true;
-}
-
 }  // namespace
 
-RecordKeyStore::RecordKeyStore(MoatPaths paths) : paths_(std::move(paths))
-{
-    if (!QCoreApplication::instance()) {
-        // QtKeychain's jobs report through Qt's event loop, which wants an
-        // application object; moat's CLI has none of its own.
-        static int argc = 1;
-        static char name[] = "moat";
-        static char* argv[] = {name, nullptr};
-        application_ = std::make_unique<QCoreApplication>(argc, argv);
-    }
-}
+RecordKeyStore::RecordKeyStore(MoatPaths paths) : paths_(std::move(paths)) {}
 
 RecordKeyStore::~RecordKeyStore() = default;
 
@@ -91,39 +50,32 @@ std::optional<std::string> RecordKeyStore::sessionBusProblem() const
     return std::string("no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set");
 }
 
+Status RecordKeyStore::loadSecrets()
+{
+    if (!secrets_) {
+        auto loaded = loadSecretStore();
+        if (!loaded) {
+            return loaded.error();
+        }
+        secrets_ = std::move(loaded.value());
+    }
+    return {};
+}
+
 Result<std::optional<std::string>> RecordKeyStore::readSecret(const std::string& name)
 {
-    auto* job = new QKeychain::ReadPasswordJob(kService);
-    job->setKey(QString::fromStdString(name));
-    QString problem;
-    if (!runJob(job, &problem)) {
-        return Error{problem.toStdString()};
+    if (auto loaded = loadSecrets(); !loaded) {
+        return loaded.error();
     }
-    if (job->error() == QKeychain::EntryNotFound) {
-        return std::optional<std::string>();
-    }
-    if (job->error() != QKeychain::NoError) {
-        return Error{job->errorString().toStdString()};
-    }
-    QByteArray bytes = job->binaryData();
-    std::optional<std::string> text(std::in_place, bytes.constData(), static_cast<size_t>(bytes.size()));
-    bytes.fill('\0');
-    return text;
+    return secrets_->read(name);
 }
 
 Status RecordKeyStore::writeSecret(const std::string& name, const std::string& text)
 {
-    auto* job = new QKeychain::WritePasswordJob(kService);
-    job->setKey(QString::fromStdString(name));
-    job->setTextData(QString::fromStdString(text));
-    QString problem;
-    if (!runJob(job, &problem)) {
-        return Error{problem.toStdString()};
+    if (auto loaded = loadSecrets(); !loaded) {
+        return loaded;
     }
-    if (job->error() != QKeychain::NoError) {
-        return Error{job->errorString().toStdString()};
-    }
-    return {};
+    return secrets_->write(name, text);
 }
 
 Result<std::optional<RecordKeys>> RecordKeyStore::keychainKeys()

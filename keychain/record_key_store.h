@@ -4,13 +4,12 @@
 #include "audit/record_keys.h"
 #include "base/error.h"
 #include "base/moat_paths.h"
+#include "secret_store.h"
 
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
-
-class QCoreApplication;
 
 namespace moat::keychain {
 
@@ -31,8 +30,8 @@ namespace moat::keychain {
 // notice, and every session records which of the two holds its keys. Why it
 // degrades rather than fails is in docs/records.md.
 //
-// Not thread-safe; needs no running event loop (it spins its own while it
-// waits for the keychain). Creates a QCoreApplication when there is none.
+// Not thread-safe. Qt-free itself: the keychain is reached through
+// moat-keychain.so (secret_store.h), loaded the first time it is asked.
 class RecordKeyStore {
 public:
     explicit RecordKeyStore(MoatPaths paths);
@@ -63,13 +62,14 @@ private:
     Result<std::optional<std::string>> readSecret(const std::string& name);
     Status writeSecret(const std::string& name, const std::string& text);
     std::optional<std::string> sessionBusProblem() const;
+    Status loadSecrets();
     Result<std::optional<RecordKeys>> readKeyFile() const;
     Result<RecordKeys> makeKeyFile() const;
     // nullopt: no keychain to be had (keychainProblem_ says why).
     Result<std::optional<RecordKeys>> keychainKeys();
 
     MoatPaths paths_;
-    std::unique_ptr<QCoreApplication> application_;
+    std::unique_ptr<SecretStore> secrets_;
     std::optional<std::string> keychainProblem_;
     std::map<std::string, std::shared_ptr<const RecordKeys>> byId_;
 };

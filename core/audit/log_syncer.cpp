@@ -33,6 +33,11 @@ void LogSyncer::written()
 
 Status LogSyncer::syncNow()
 {
+    {
+        // This sync covers everything written so far.
+        std::lock_guard lock(mutex_);
+        pending_ = false;
+    }
     if (::fdatasync(fd_) != 0) {
         const int err = errno;
         std::lock_guard lock(mutex_);
@@ -58,6 +63,9 @@ void LogSyncer::run()
     std::unique_lock lock(mutex_);
     for (;;) {
         wake_.wait(lock, [this] { return pending_ || stopping_; });
+        if (stopping_ && !pending_) {
+            return;  // nothing written since the last sync (seal() syncs last)
+        }
         const bool last = stopping_;
         pending_ = false;
         lock.unlock();

@@ -26,7 +26,7 @@ namespace moat {
 class LogSyncer {
 public:
     explicit LogSyncer(int fd);
-    ~LogSyncer();  // syncs what is left, then stops the thread
+    ~LogSyncer();  // syncs what is left unsynced, then stops the thread
     LogSyncer(const LogSyncer&) = delete;
     LogSyncer& operator=(const LogSyncer&) = delete;
 

@@ -35,6 +35,11 @@ struct RecordKeys::Page {
 
     static Result<std::unique_ptr<Page>> allocate()
     {
+        // Every way to keys starts here. Only digests, HMAC and Ed25519 are
+        // needed: skip reading openssl.cnf (a measurable part of a session's
+        // start-up, in moat and again in moat-supervisor) and any provider
+        // it would load.
+        OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, nullptr);
         void* memory = ::mmap(nullptr, kPageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (memory == MAP_FAILED) {
             return Error::fromErrno("cannot allocate memory for the record keys", errno);

@@ -47,7 +47,8 @@ bool MoatInstall::prepare(QString* error)
         return false;
     }
     const QString bin = QStringLiteral(MOAT_BIN_DIR);
-    for (const char* name : {"moat", "moat-supervisor"}) {
+    // moat loads moat-keychain.so from beside itself when a session bus is there.
+    for (const char* name : {"moat", "moat-supervisor", "moat-keychain.so"}) {
         if (!copyExecutable(bin + QLatin1Char('/') + QLatin1String(name), tool(QLatin1String(name)), error)) {
             return false;
         }
