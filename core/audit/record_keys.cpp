@@ -13,7 +13,9 @@
 #include <openssl/rand.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 namespace moat {
 
@@ -32,6 +34,10 @@ constexpr std::string_view kTextPrefix = "moat-record-keys-v1 ";
 
 struct RecordKeys::Page {
     unsigned char* bytes = nullptr;
+    // Not secret; derived once, on first use.
+    std::once_flag derived;
+    std::string id;
+    ed25519::PublicKey publicKey{};
 
     static Result<std::unique_ptr<Page>> allocate()
     {
@@ -90,17 +96,29 @@ void RecordKeys::wipe(std::string& text)
     text.clear();
 }
 
-Status RecordKeys::derivePublicParts()
+void RecordKeys::derivePublicParts() const
 {
-    auto derived = ed25519::publicKey(signingSeed());
-    if (!derived) {
-        return derived.error();
-    }
-    publicKey_ = derived.value();
-    id_ = Sha256()
-              .hex(std::string_view(reinterpret_cast<const char*>(publicKey_.data()), publicKey_.size()))
-              .substr(0, 16);
-    return {};
+    std::call_once(page_->derived, [this] {
+        auto derived = ed25519::publicKey(signingSeed());
+        if (!derived) {
+            std::abort();  // any 32 bytes are a seed: only a broken OpenSSL gets here
+        }
+        page_->publicKey = derived.value();
+        const auto& key = page_->publicKey;
+        page_->id = Sha256().hex(std::string_view(reinterpret_cast<const char*>(key.data()), key.size())).substr(0, 16);
+    });
+}
+
+const std::string& RecordKeys::id() const
+{
+    derivePublicParts();
+    return page_->id;
+}
+
+const ed25519::PublicKey& RecordKeys::publicKey() const
+{
+    derivePublicParts();
+    return page_->publicKey;
 }
 
 Result<RecordKeys> RecordKeys::generate()
@@ -113,9 +131,6 @@ Result<RecordKeys> RecordKeys::generate()
     if (RAND_priv_bytes(keys.page_->bytes + kHmacOffset, kHmacKeySize) != 1 ||
         RAND_priv_bytes(keys.page_->bytes + kSeedOffset, ed25519::kSeedSize) != 1) {
         return Error{"cannot make random record keys: OpenSSL's random generator failed"};
-    }
-    if (auto derived = keys.derivePublicParts(); !derived) {
-        return derived.error();
     }
     return keys;
 }
@@ -143,9 +158,6 @@ Result<RecordKeys> RecordKeys::fromText(std::string_view text)
     if (!hex::decode(text.substr(0, space), keys.page_->bytes + kHmacOffset, kHmacKeySize) ||
         !hex::decode(text.substr(space + 1), keys.page_->bytes + kSeedOffset, ed25519::kSeedSize)) {
         return malformed;
-    }
-    if (auto derived = keys.derivePublicParts(); !derived) {
-        return derived.error();
     }
     return keys;
 }
@@ -211,9 +223,6 @@ Result<RecordKeys> RecordKeys::readFrom(int fd)
     }
     keys.location_.assign(reinterpret_cast<const char*>(bytes + kLocationOffset), size - kLocationOffset);
     OPENSSL_cleanse(bytes + kLocationOffset, size - kLocationOffset);
-    if (auto derived = keys.derivePublicParts(); !derived) {
-        return derived.error();
-    }
     return keys;
 }
 

@@ -47,8 +47,10 @@ public:
 
     // 16 hex digits naming this key pair (the start of the SHA-256 of the
     // Ed25519 public key): each log names the keys it was written with.
-    const std::string& id() const { return id_; }
-    const ed25519::PublicKey& publicKey() const { return publicKey_; }
+    // Derived on first use (OpenSSL's start costs `moat run` time it need not
+    // spend: it only passes the keys on).
+    const std::string& id() const;
+    const ed25519::PublicKey& publicKey() const;
     const unsigned char* hmacKey() const;
     const unsigned char* signingSeed() const;
 
@@ -63,11 +65,9 @@ public:
 private:
     struct Page;
     explicit RecordKeys(std::unique_ptr<Page> page);
-    Status derivePublicParts();
+    void derivePublicParts() const;
 
     std::unique_ptr<Page> page_;
-    std::string id_;
-    ed25519::PublicKey publicKey_{};
     std::string location_;
 };
 
