@@ -42,11 +42,20 @@ std::string pick(const char* moatVar, const char* xdgVar, const char* homeSuffix
 
 MoatPaths MoatPaths::fromEnvironment()
 {
-    return MoatPaths{
+    MoatPaths paths{
         pick("MOAT_CONFIG_DIR", "XDG_CONFIG_HOME", "/.config/moat"),
         pick("MOAT_STATE_DIR", "XDG_STATE_HOME", "/.local/state/moat"),
         pick("MOAT_DATA_DIR", "XDG_DATA_HOME", "/.local/share/moat"),
+        {},
     };
+    if (auto value = envOr("MOAT_RUNTIME_DIR"); !value.empty()) {
+        paths.runtimeDir = value;
+    } else if (auto xdg = envOr("XDG_RUNTIME_DIR"); !xdg.empty()) {
+        paths.runtimeDir = xdg + "/moat";
+    } else {
+        paths.runtimeDir = paths.stateDir + "/run";
+    }
+    return paths;
 }
 
 }  // namespace moat

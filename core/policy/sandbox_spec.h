@@ -62,6 +62,11 @@ struct SandboxSpec {
 
     std::vector<std::string> command;
 
+    // A successor sandbox (an approved escalation request): the session it
+    // follows and the request that widened it. Empty for a first session.
+    std::string parentSessionId;
+    std::string escalationRequestId;
+
     // Flags as badges ("sudo", "net:none", "yolo", ...) for records and ps.
     std::vector<std::string> flagBadges() const;
 };

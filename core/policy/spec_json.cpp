@@ -84,6 +84,8 @@ json specToJson(const SandboxSpec& spec)
         {"ttl_seconds", spec.ttl.seconds().count()},
         {"allow_degraded", degraded},
         {"command", spec.command},
+        {"parent", spec.parentSessionId},
+        {"request", spec.escalationRequestId},
     };
 }
 
@@ -96,7 +98,8 @@ Result<SandboxSpec> specFromJson(const json& in)
         refuseUnknownFields(
             in,
             {"version", "session", "name", "profile", "image", "workspace", "mounts", "environment", "explicit_env",
-             "sudo", "docker", "yolo", "local_tcp", "net", "allow_hosts", "ttl_seconds", "allow_degraded", "command"},
+             "sudo", "docker", "yolo", "local_tcp", "net", "allow_hosts", "ttl_seconds", "allow_degraded", "command",
+             "parent", "request"},
             "");
         SandboxSpec spec;
         spec.sessionId = in.at("session").get<std::string>();
@@ -137,6 +140,8 @@ Result<SandboxSpec> specFromJson(const json& in)
             spec.allowDegraded.insert(*known);
         }
         spec.command = in.at("command").get<std::vector<std::string>>();
+        spec.parentSessionId = in.value("parent", std::string());
+        spec.escalationRequestId = in.value("request", std::string());
         return spec;
     } catch (const UnknownValue& unknown) {
         return Error{"malformed sandbox spec: unknown " + unknown.what, 0,

@@ -5,6 +5,8 @@
 #include "egress/egress_proxy.h"
 #include "policy/egress_endpoints.h"
 #include "runtime/syscalls.h"
+#include "runtime/init_channel.h"
+#include "session/exec_notifier.h"
 #include "session/stdio_relay.h"
 #include "session/terminal_guard.h"
 
@@ -121,7 +123,7 @@ int Supervisor::run()
     auto launched = SandboxLauncher::launch(spec_, paths_, stdio_, [this, &records] {
         records = openRecords();
         return records;
-    });
+    }, LaunchOptions{.execNotify = true});
     if (!launched) {
         if (!store_ && records.ok()) {
             // Failed before the records existed (e.g. the kernel check):
@@ -185,6 +187,7 @@ int Supervisor::run()
     watchInit();
     watchChannel();
     watchSignals();
+    startExecNotifier();
     startDnsStub();
     startEgressProxy();
     armTtl();
@@ -237,6 +240,9 @@ void Supervisor::onInitExited()
     (void)drainChannel();  // e.g. why the command could not be executed
     ttlTimer_.cancel();
     graceTimer_.cancel();
+    if (execNotifier_) {
+        execNotifier_->stop();
+    }
     if (dnsStub_) {
         dnsStub_->stop();
     }
@@ -283,11 +289,13 @@ void Supervisor::handleInitMessage(const nlohmann::json& body)
     const std::string type = body["t"].get<std::string>();
     if (type == "started") {
         record("exec", {{"argv", spec_.command}, {"pid", body.value("pid", 0)}});
+        releaseExecReports();
     } else if (type == "exec_failed") {
         const int err = body.value("errno", 0);
         say("cannot execute '" + spec_.command.front() + "' in the sandbox: " + std::strerror(err) +
             (err == ENOENT ? ". Is it installed in the image and on the sandbox's PATH?" : ""));
         record("exec", {{"argv", spec_.command}, {"error", std::strerror(err)}});
+        releaseExecReports();
     } else if (type == "stopped") {
         onJobStopped();
     }
@@ -303,6 +311,59 @@ void Supervisor::onJobStopped()
     }
     terminal_->restore();
     ::kill(0, SIGTSTP);
+}
+
+void Supervisor::startExecNotifier()
+{
+    auto listener = sandbox_.listeners.find(kExecNotifyListener);
+    if (listener == sandbox_.listeners.end()) {
+        return;  // the kernel has no seccomp user notification: init's record of the command only
+    }
+    execNotifier_ = std::make_unique<ExecNotifier>(
+        io_, std::move(listener->second), [this](const ExecEvent& event) { recordExec(event); },
+        [this] { return execEvents_.admit(); });
+    // The command's own exec comes from init on the channel; what it runs
+    // next must not be recorded before it.
+    execNotifier_->hold();
+    execNotifier_->start();
+}
+
+void Supervisor::releaseExecReports()
+{
+    if (execNotifier_) {
+        execNotifier_->release();
+    }
+}
+
+void Supervisor::recordExec(const ExecEvent& event)
+{
+    // Written from the caller's memory while it waited: a record of what
+    // was asked, not proof of what ran (docs/sandbox.md, exec records).
+    const ExecArguments& arguments = event.arguments;
+    nlohmann::json data = {{"pid", event.pid}};
+    if (event.pid == 0) {
+        data["host_pid"] = event.hostPid;
+    }
+    if (arguments.error != 0) {
+        data["unreadable"] = std::strerror(arguments.error);
+    }
+    data["path"] = arguments.path;
+    data["argv"] = arguments.argv;
+    if (event.execveat) {
+        data["syscall"] = "execveat";
+        data["dirfd"] = event.dirfd;
+        data["flags"] = event.flags;
+    }
+    if (arguments.pathTruncated) {
+        data["path_truncated"] = true;
+    }
+    if (arguments.argvTruncated) {
+        data["argv_truncated"] = true;
+    }
+    if (const uint64_t suppressed = execEvents_.takeSuppressed(); suppressed > 0) {
+        data["not_recorded_before"] = suppressed;  // over the per-second budget
+    }
+    record("exec", std::move(data));
 }
 
 void Supervisor::startDnsStub()

@@ -24,6 +24,8 @@ namespace moat {
 class DnsStub;
 class EgressProxy;
 struct EgressEvent;
+class ExecNotifier;
+struct ExecEvent;
 class DnsStubAnswer;
 class StdioRelay;
 class TerminalGuard;
@@ -52,6 +54,9 @@ private:
     bool drainChannel();
     void handleInitMessage(const nlohmann::json& body);
     void watchSignals();
+    void startExecNotifier();
+    void recordExec(const ExecEvent& event);
+    void releaseExecReports();
     void startDnsStub();
     void recordDnsQuery(const DnsStubAnswer& answer, const char* transport);
     void startEgressProxy();
@@ -82,6 +87,8 @@ private:
     boost::asio::steady_timer graceTimer_;
     std::unique_ptr<StdioRelay> relay_;
     std::unique_ptr<TerminalGuard> terminal_;
+    std::unique_ptr<ExecNotifier> execNotifier_;
+    EventBudget execEvents_{100};
     std::unique_ptr<DnsStub> dnsStub_;
     EventBudget dnsEvents_{50};
     std::unique_ptr<EgressProxy> egressProxy_;

@@ -65,7 +65,7 @@ protected:
     MoatPaths moatPaths() const
     {
         return MoatPaths{at("moat/config").toStdString(), at("moat/state").toStdString(),
-                         at("moat/data").toStdString()};
+                         at("moat/data").toStdString(), at("moat/run").toStdString()};
     }
 
     Environment callerEnvironment() const

@@ -39,7 +39,7 @@ private:
     {
         const QString base = tmp_.filePath(QString::number(++configs_));
         return MoatPaths{(base + "/config/moat").toStdString(), (base + "/state").toStdString(),
-                         (base + "/data").toStdString()};
+                         (base + "/data").toStdString(), (base + "/run").toStdString()};
     }
 
 private slots:

@@ -162,7 +162,7 @@ private slots:
         QFETCH(QString, path);
 
         const MoatPaths fresh{(moatRoot + "/config/moat").toStdString(), (moatRoot + "/state/moat").toStdString(),
-                              (moatRoot + "/data/moat").toStdString()};
+                              (moatRoot + "/data/moat").toStdString(), (moatRoot + "/run").toStdString()};
         QVERIFY(!QFileInfo::exists(moatRoot));
         RunRequest req = request();
         if (flag == "--workspace") {
