@@ -48,7 +48,7 @@ class InitPlanPerNetworkMode : public QObject {
     moat::Result<moat::InitPlan> plan(const SandboxSpec& spec) const
     {
         const moat::MoatPaths paths{(tmp_.path() + "/config").toStdString(), (tmp_.path() + "/state").toStdString(),
-                                    (tmp_.path() + "/data").toStdString()};
+                                    (tmp_.path() + "/data").toStdString(), (tmp_.path() + "/run").toStdString()};
         moat::AgentIdentity id;
         id.hostUid = id.insideUid = 1000;
         id.hostGid = id.insideGid = 1000;
