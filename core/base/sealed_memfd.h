@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <string_view>
+
 #include "base/error.h"
 #include "base/unique_fd.h"
-
-#include <string_view>
 
 namespace moat {
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "policy/escalation_policy.h"
 
-#include "egress/host_pattern.h"
-
 #include <toml++/toml.h>
 
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
+
+#include "egress/host_pattern.h"
 
 namespace moat {
 
@@ -167,9 +167,12 @@ int strictness(Grant grant)
 std::string toString(Grant grant)
 {
     switch (grant) {
-    case Grant::Auto: return "auto";
-    case Grant::Ask: return "ask";
-    case Grant::Deny: return "deny";
+        case Grant::Auto:
+            return "auto";
+        case Grant::Ask:
+            return "ask";
+        case Grant::Deny:
+            return "deny";
     }
     return "deny";
 }
@@ -203,8 +206,7 @@ Result<EscalationPolicy> EscalationPolicy::parse(std::string_view text, const st
             }
         }
     } catch (const toml::parse_error& error) {
-        return Error{source + ":" + std::to_string(error.source().begin.line) + ": " +
-                         std::string(error.description()),
+        return Error{source + ":" + std::to_string(error.source().begin.line) + ": " + std::string(error.description()),
                      0, "Fix the file (resources/policy.toml shows every key) or remove it for the defaults"};
     } catch (const ParseFailure& failure) {
         return Error{failure.what, 0,

@@ -3,12 +3,11 @@
 // own, which need a person and which are refused. A request is as strict as
 // its strictest part, host patterns auto-approve only what they cover, and a
 // file that does not parse refuses everything rather than guessing.
-#include "policy/escalation_policy.h"
-
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <fstream>
+
+#include "policy/escalation_policy.h"
 
 using moat::EscalationPolicy;
 using moat::EscalationRequest;
@@ -146,8 +145,9 @@ private slots:
 
     void everyFlagCanBeAuto()
     {
-        const EscalationPolicy policy = parsed("sudo = \"auto\"\ndocker = \"auto\"\nnet-open = \"auto\"\n"
-                                               "[allow-host]\ndefault = \"auto\"\n");
+        const EscalationPolicy policy = parsed(
+            "sudo = \"auto\"\ndocker = \"auto\"\nnet-open = \"auto\"\n"
+            "[allow-host]\ndefault = \"auto\"\n");
         EscalationRequest request;
         request.sudo = request.docker = request.netOpen = true;
         request.allowHosts = {"example.com"};
@@ -156,27 +156,33 @@ private slots:
 
     void anEmptyRequestIsRefused()
     {
-        QCOMPARE(name(parsed("[allow_host]\ndefault = \"auto\"\n").decide(EscalationRequest{}).grant), name(Grant::Deny));
+        QCOMPARE(name(parsed("[allow_host]\ndefault = \"auto\"\n").decide(EscalationRequest{}).grant),
+                 name(Grant::Deny));
     }
 
-    void theTimeoutIsRead()
-    {
-        QCOMPARE(parsed(kPypiAuto).timeout.seconds().count(), 30);
-    }
+    void theTimeoutIsRead() { QCOMPARE(parsed(kPypiAuto).timeout.seconds().count(), 30); }
 
     void malformedFilesAreRefusedWithTheLine_data()
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("mentions");
 
-        QTest::newRow("not TOML") << "sudo = ask\n" << "policy.toml:1";
-        QTest::newRow("unknown grant") << "\n\nsudo = \"maybe\"\n" << "policy.toml:3";
-        QTest::newRow("unknown key (a typo must not be ignored)") << "sduo = \"auto\"\n" << "sduo";
-        QTest::newRow("unknown allow_host key") << "[allow_host]\nautos = []\n" << "autos";
-        QTest::newRow("a bad pattern") << "[allow_host]\nauto = [\"https://x.org\"]\n" << "allow_host.auto";
-        QTest::newRow("a pattern that is not a string") << "[allow_host]\nauto = [1]\n" << "allow_host.auto";
-        QTest::newRow("a timeout over 600 s") << "timeout = \"11m\"\n" << "timeout";
-        QTest::newRow("a timeout that is not a duration") << "timeout = 120\n" << "timeout";
+        QTest::newRow("not TOML") << "sudo = ask\n"
+                                  << "policy.toml:1";
+        QTest::newRow("unknown grant") << "\n\nsudo = \"maybe\"\n"
+                                       << "policy.toml:3";
+        QTest::newRow("unknown key (a typo must not be ignored)") << "sduo = \"auto\"\n"
+                                                                  << "sduo";
+        QTest::newRow("unknown allow_host key") << "[allow_host]\nautos = []\n"
+                                                << "autos";
+        QTest::newRow("a bad pattern") << "[allow_host]\nauto = [\"https://x.org\"]\n"
+                                       << "allow_host.auto";
+        QTest::newRow("a pattern that is not a string") << "[allow_host]\nauto = [1]\n"
+                                                        << "allow_host.auto";
+        QTest::newRow("a timeout over 600 s") << "timeout = \"11m\"\n"
+                                              << "timeout";
+        QTest::newRow("a timeout that is not a duration") << "timeout = 120\n"
+                                                          << "timeout";
     }
 
     void malformedFilesAreRefusedWithTheLine()
@@ -185,8 +191,7 @@ private slots:
         QFETCH(QString, mentions);
         const auto policy = EscalationPolicy::parse(text.toStdString());
         QVERIFY(!policy);
-        QVERIFY2(QString::fromStdString(policy.error().message()).contains(mentions),
-                 policy.error().message().c_str());
+        QVERIFY2(QString::fromStdString(policy.error().message()).contains(mentions), policy.error().message().c_str());
     }
 
     void aBrokenFileDeniesEverythingWithItsError()

@@ -3,9 +3,9 @@
 // hosts appended once, sudo set, the network opened (and its host list then
 // dropped), the command replaced; everything else is the parent's, and the
 // two are linked by id. Nothing is ever narrowed or changed besides.
-#include "policy/successor_spec.h"
-
 #include <QTest>
+
+#include "policy/successor_spec.h"
 
 using moat::EscalationRequest;
 using moat::NetworkMode;
