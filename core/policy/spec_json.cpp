@@ -140,8 +140,8 @@ Result<SandboxSpec> specFromJson(const json& in)
             spec.allowDegraded.insert(*known);
         }
         spec.command = in.at("command").get<std::vector<std::string>>();
-        spec.parentSessionId = in.value("parent", std::string());
-        spec.escalationRequestId = in.value("request", std::string());
+        spec.parentSessionId = in.at("parent").get<std::string>();
+        spec.escalationRequestId = in.at("request").get<std::string>();
         return spec;
     } catch (const UnknownValue& unknown) {
         return Error{"malformed sandbox spec: unknown " + unknown.what, 0,

@@ -41,6 +41,8 @@ SandboxSpec everyFieldSet()
     spec.ttl = moat::Duration::fromSeconds(std::chrono::seconds(5400));
     spec.allowDegraded = {DegradableLayer::Landlock, DegradableLayer::Seccomp, DegradableLayer::UserNamespace};
     spec.command = {"bash", "-c", "echo 'hi'; exit 3", ""};
+    spec.parentSessionId = "fedcba9876543210";
+    spec.escalationRequestId = "r-0123456789ab";
     return spec;
 }
 
@@ -64,6 +66,8 @@ void compareSpecs(const SandboxSpec& actual, const SandboxSpec& expected)
     QCOMPARE(actual.ttl, expected.ttl);
     QVERIFY(actual.allowDegraded == expected.allowDegraded);
     QCOMPARE(actual.command, expected.command);
+    QCOMPARE(actual.parentSessionId, expected.parentSessionId);
+    QCOMPARE(actual.escalationRequestId, expected.escalationRequestId);
     QCOMPARE(actual.flagBadges(), expected.flagBadges());
 }
 
