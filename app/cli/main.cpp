@@ -2,6 +2,7 @@
 // moat: the command-line client (CLI.md is its contract).
 
 #include "audit_command.h"
+#include "request_command.h"
 #include "run_command.h"
 
 #include <CLI/CLI.hpp>
@@ -19,6 +20,7 @@ int main(int argc, char** argv)
     app.add_flag("-v,--verbose", verbosity, "More diagnostics on stderr (repeatable)");
     moat::cli::RunCommand run(app);
     moat::cli::AuditCommand audit(app);
+    moat::cli::RequestCommand request(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -38,6 +40,9 @@ int main(int argc, char** argv)
                                        : spdlog::level::warn);
     if (run.selected()) {
         return run.execute(verbosity);
+    }
+    if (request.selected()) {
+        return request.execute();
     }
     if (audit.selected()) {
         return audit.execute();

@@ -68,6 +68,7 @@ EgressProxy::EgressProxy(asio::io_context& io, UniqueFd httpListener, UniqueFd s
     context_->limits = options.limits;
     context_->onEvent = std::move(options.onEvent);
     context_->sessionInfo = std::move(options.sessionInfo);
+    context_->escalate = std::move(options.escalate);
     context_->pipes = std::make_shared<PipePool>(context_->limits.spliceChunk, kIdlePipes);
     context_->chunks = std::make_shared<ChunkPool>(kBodyChunk, kIdleChunks);
     http_ = adopt(io, std::move(httpListener));

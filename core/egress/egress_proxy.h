@@ -16,6 +16,7 @@ struct EgressProxyOptions {
     ProxyLimits limits;
     EgressEventSink onEvent;
     std::function<nlohmann::json()> sessionInfo;
+    EscalationHandler escalate;
 };
 
 // The sandbox's only way out: the HTTP proxy (with the control endpoint) and

@@ -2,6 +2,7 @@
 #include "egress/http_proxy_client.h"
 
 #include "egress/control_api.h"
+#include "egress/control_exchange.h"
 #include "egress/http_message_relay.h"
 #include "egress/proxy_request.h"
 #include "egress/request_target.h"
@@ -225,25 +226,23 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::answerControl(RequestPar
                                                                       const RequestTarget& target)
 {
     const auto& request = parser.get();
+    const std::string_view path = target.path();
+    if (isEscalationRequest(view(request.method_string()), path)) {
+        const auto question = path.find('?');
+        const std::string_view query = question == std::string_view::npos ? std::string_view() : path.substr(question + 1);
+        const bool again =
+            co_await answerEscalationRequest(client_, buffer_, parser, query, *context_, limits().headTimeout);
+        co_return again ? Next::KeepServing : Next::Close;
+    }
     if (!parser.is_done()) {
-        co_return co_await refuse(http::status::payload_too_large, "the control endpoint takes no request body");
+        co_return co_await refuse(http::status::payload_too_large,
+                                  "this control endpoint takes no request body (only POST /v1/requests does)");
     }
     const nlohmann::json session = context_->sessionInfo ? context_->sessionInfo() : nlohmann::json::object();
-    const ControlResponse answer = answerControlRequest(view(request.method_string()), target.path(), session);
-    http::response<http::string_body> response{static_cast<http::status>(answer.status), 11};
-    response.set(http::field::content_type, "application/json");
-    response.set(http::field::cache_control, "no-store");
-    response.body() = answer.body.dump() + "\n";
-    response.prepare_payload();
-    if (request.method() == http::verb::head) {
-        response.body().clear();
-    }
-    const bool keepAlive = request.keep_alive();
-    response.keep_alive(keepAlive);
-    boost::system::error_code ec;
-    client_.expires_after(kAnswerTimeout);
-    co_await http::async_write(client_, response, untilDone(ec));
-    co_return ec || !keepAlive ? Next::Close : Next::KeepServing;
+    const ControlResponse answer = answerControlRequest(view(request.method_string()), path, session);
+    const bool again =
+        co_await writeControlResponse(client_, answer, request.method() == http::verb::head, request.keep_alive());
+    co_return again ? Next::KeepServing : Next::Close;
 }
 
 asio::awaitable<HttpProxyClient::Next> HttpProxyClient::refuse(http::status status, std::string reason)

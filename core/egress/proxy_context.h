@@ -2,6 +2,7 @@
 #pragma once
 
 #include "egress/chunk_pool.h"
+#include "egress/control_api.h"
 #include "egress/egress_event.h"
 #include "egress/egress_policy.h"
 #include "egress/pipe_pool.h"
@@ -25,6 +26,8 @@ struct ProxyContext {
     EgressEventSink onEvent;
     // The session as the control endpoint shows it (GET $MOAT_API/v1/session).
     std::function<nlohmann::json()> sessionInfo;
+    // Escalation requests (POST $MOAT_API/v1/requests); none: answered 503.
+    EscalationHandler escalate;
     // The HTTP listener's port inside the sandbox: a request for
     // http://127.0.0.1:<port>/ is for the control endpoint, never forwarded.
     std::uint16_t controlPort = 0;

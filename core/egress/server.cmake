@@ -4,6 +4,7 @@
 # DNS stub and the HTTP/SOCKS5 proxy with the control endpoint.
 add_library(moat_egress_server STATIC
   egress/control_api.cpp
+  egress/control_exchange.cpp
   egress/dns_stub.cpp
   egress/egress_proxy.cpp
   egress/http_proxy_client.cpp

@@ -7,6 +7,8 @@
 #include "runtime/syscalls.h"
 #include "runtime/init_channel.h"
 #include "session/exec_notifier.h"
+#include "session/iso_time.h"
+#include "session/session_control.h"
 #include "session/stdio_relay.h"
 #include "session/terminal_guard.h"
 
@@ -24,20 +26,6 @@ namespace moat {
 
 namespace asio = boost::asio;
 
-namespace {
-
-std::string isoTime(std::chrono::system_clock::time_point when)
-{
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(when);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
-
-}  // namespace
-
 Supervisor::Supervisor(SandboxSpec spec, MoatPaths paths, SupervisorOptions options)
     : spec_(std::move(spec)),
       paths_(std::move(paths)),
@@ -46,6 +34,12 @@ Supervisor::Supervisor(SandboxSpec spec, MoatPaths paths, SupervisorOptions opti
       ttlTimer_(io_),
       graceTimer_(io_)
 {
+    SessionControl::Actions actions;
+    actions.record = [this](const std::string& type, nlohmann::json data) { record(type, std::move(data)); };
+    actions.stop = [this](const nlohmann::json& by) { stopFor(by); };
+    actions.renew = [this](const std::string& ttl, const nlohmann::json& by) { return renewFor(ttl, by); };
+    actions.signal = [this](int sig) { forwardSignal(sig); };
+    control_ = std::make_unique<SessionControl>(io_, spec_.sessionId, UniqueFd(options_.parentFd), std::move(actions));
 }
 
 Supervisor::~Supervisor() = default;
@@ -64,7 +58,9 @@ void Supervisor::record(const std::string& type, nlohmann::json data)
     }
     if (auto written = log_->append(type, std::move(data)); !written) {
         spdlog::warn("{}", written.error().message());
+        return;
     }
+    control_->eventsAppended(log_->lines());
 }
 
 void Supervisor::sealRecords()
@@ -86,6 +82,7 @@ int Supervisor::failSetup(const Error& error)
                                    {"ended", isoTime(std::chrono::system_clock::now())}});
     }
     say(error.message());
+    control_->end("failed", 125);
     return 125;
 }
 
@@ -117,6 +114,7 @@ int Supervisor::run()
     stdio_.userTerminalFd = stdio_.stdinTty ? STDIN_FILENO : stdio_.stdoutTty ? STDOUT_FILENO
                                                           : stdio_.stderrTty ? STDERR_FILENO : -1;
 
+    control_->attach();
     // Launched while this process is still single-threaded (clone3 + work
     // in the child); the records are opened while init builds the sandbox.
     Status records;
@@ -133,8 +131,8 @@ int Supervisor::run()
         return failSetup(launched.error());
     }
     sandbox_ = std::move(launched.value());
-    const auto started = std::chrono::system_clock::now();
-    expiresAt_ = started + spec_.ttl.seconds();
+    startedAt_ = std::chrono::system_clock::now();
+    expiresAt_ = startedAt_ + spec_.ttl.seconds();
 
     const auto& confinement = sandbox_.confinement;
     nlohmann::json degraded = confinement.value("degraded", nlohmann::json::array());
@@ -161,8 +159,13 @@ int Supervisor::run()
     for (const auto& layer : degraded) {
         say("warning: running without " + layer.get<std::string>() + " (--allow-degraded); the sandbox is weaker");
     }
-    (void)store_->writeStatus({{"state", "running"}, {"started", isoTime(started)}, {"expires", isoTime(expiresAt_)},
-                               {"supervisor_pid", ::getpid()}});
+    writeRunningStatus();
+    // Where moatd re-attaches, and `moat stop` / `moat renew` reach an
+    // embedded session. Without it the session still runs: only those fail.
+    if (auto listening = control_->listen(paths_.supervisorSocket(spec_.sessionId)); !listening) {
+        say("warning: " + listening.error().message() + "; moat stop and moat renew cannot reach this session");
+    }
+    control_->sandboxStarted(isoTime(expiresAt_));
 
     const int ttyFd = stdio_.userTerminalFd;
     if (sandbox_.ptyMaster) {
@@ -197,13 +200,15 @@ int Supervisor::run()
     if (terminal_) {
         terminal_->restore();
     }
+    control_->closeRequests();
     record("session.end", {{"reason", endReason_}, {"exit_code", exitCode_}});
     sealRecords();
-    (void)store_->writeStatus({{"state", expired_ ? "expired" : "exited"},
+    (void)store_->writeStatus({{"state", endState()},
                                {"exit_code", exitCode_},
-                               {"started", isoTime(started)},
+                               {"started", isoTime(startedAt_)},
                                {"expires", isoTime(expiresAt_)},
                                {"ended", isoTime(std::chrono::system_clock::now())}});
+    control_->end(endState(), exitCode_);
     return exitCode_;
 }
 
@@ -236,6 +241,8 @@ void Supervisor::onInitExited()
     }
     if (expired_) {
         endReason_ = "expired";
+    } else if (stopped_) {
+        endReason_ = "stopped";
     }
     (void)drainChannel();  // e.g. why the command could not be executed
     ttlTimer_.cancel();
@@ -418,6 +425,7 @@ void Supervisor::startEgressProxy()
     options.policy = std::move(policy.value());
     options.onEvent = [this](const EgressEvent& event) { recordEgress(event); };
     options.sessionInfo = [this] { return sessionInfo(); };
+    options.escalate = control_->escalationHandler();
     raiseDescriptorLimit(4 * options.limits.maxConnections);
     egressProxy_ = std::make_unique<EgressProxy>(io_, std::move(http->second), std::move(socks->second),
                                                  std::move(options));
@@ -506,24 +514,77 @@ void Supervisor::forwardSignal(int sig)
 
 void Supervisor::armTtl()
 {
-    ttlTimer_.expires_after(spec_.ttl.seconds());
+    ttlTimer_.expires_after(spec_.ttl.seconds());  // from now: expiresAt_ was set with it
     ttlTimer_.async_wait([this](const boost::system::error_code& ec) {
-        if (ec) {
+        if (ec || stopped_) {
             return;
         }
         expired_ = true;
         record("ttl.expire", {{"ttl", spec_.ttl.toString()}, {"grace_seconds", options_.termGrace.count()}});
         say("session " + spec_.name + " reached its time limit (--ttl " + spec_.ttl.toString() +
             "); stopping it. Start it again with a longer --ttl if the task needs more time");
-        forwardSignal(SIGTERM);
-        graceTimer_.expires_after(options_.termGrace);
-        graceTimer_.async_wait([this](const boost::system::error_code& graceEc) {
-            if (!graceEc) {
-                // Killing pid 1 of the sandbox kills everything in it.
-                sys::pidfdSendSignal(sandbox_.pidfd.get(), SIGKILL);
-            }
-        });
+        terminateSandbox();
     });
+}
+
+void Supervisor::terminateSandbox()
+{
+    forwardSignal(SIGTERM);
+    graceTimer_.expires_after(options_.termGrace);
+    graceTimer_.async_wait([this](const boost::system::error_code& graceEc) {
+        if (!graceEc) {
+            // Killing pid 1 of the sandbox kills everything in it.
+            sys::pidfdSendSignal(sandbox_.pidfd.get(), SIGKILL);
+        }
+    });
+}
+
+void Supervisor::stopFor(const nlohmann::json& by)
+{
+    if (stopped_ || expired_) {
+        return;  // already on its way out
+    }
+    stopped_ = true;
+    ttlTimer_.cancel();
+    record("session.stop", {{"by", by}, {"grace_seconds", options_.termGrace.count()}});
+    say("session " + spec_.name + " is being stopped (moat stop)");
+    terminateSandbox();
+}
+
+Result<std::string> Supervisor::renewFor(const std::string& ttl, const nlohmann::json& by)
+{
+    if (stopped_ || expired_) {
+        return Error{"session " + spec_.name + " is already stopping; it cannot be renewed", 0,
+                     "Start a new session instead"};
+    }
+    if (!ttl.empty()) {
+        auto duration = Duration::parse(ttl);
+        if (!duration) {
+            return duration.error();
+        }
+        spec_.ttl = duration.value();
+    }
+    expiresAt_ = std::chrono::system_clock::now() + spec_.ttl.seconds();
+    armTtl();
+    const std::string expires = isoTime(expiresAt_);
+    record("ttl.renew", {{"ttl", spec_.ttl.toString()}, {"expires", expires}, {"by", by}});
+    writeRunningStatus();
+    control_->expiryChanged(expires);
+    return expires;
+}
+
+void Supervisor::writeRunningStatus() const
+{
+    (void)store_->writeStatus({{"state", "running"},
+                               {"started", isoTime(startedAt_)},
+                               {"expires", isoTime(expiresAt_)},
+                               {"supervisor_pid", ::getpid()},
+                               {"embedded", control_->embedded()}});
+}
+
+std::string Supervisor::endState() const
+{
+    return stopped_ ? "stopped" : expired_ ? "expired" : "exited";
 }
 
 }  // namespace moat

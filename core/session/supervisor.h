@@ -27,6 +27,7 @@ struct EgressEvent;
 class ExecNotifier;
 struct ExecEvent;
 class DnsStubAnswer;
+class SessionControl;
 class StdioRelay;
 class TerminalGuard;
 
@@ -35,6 +36,9 @@ struct SupervisorOptions {
     std::chrono::seconds termGrace{5};
     // MAC and sign the session's records (from --keys-fd; never null in moat-supervisor).
     std::shared_ptr<const RecordKeys> recordKeys;
+    // --parent-fd: moatd's end of the parent link (SOCK_SEQPACKET), owned by
+    // the Supervisor from construction; -1 in embedded mode.
+    int parentFd = -1;
 };
 
 // moat-supervisor's main loop for one session (outside the sandbox): starts
@@ -63,6 +67,11 @@ private:
     void recordEgress(const EgressEvent& event);
     nlohmann::json sessionInfo() const;
     void armTtl();
+    void terminateSandbox();
+    void stopFor(const nlohmann::json& by);
+    Result<std::string> renewFor(const std::string& ttl, const nlohmann::json& by);
+    void writeRunningStatus() const;
+    std::string endState() const;
     void onInitExited();
     void onJobStopped();
     void forwardSignal(int sig);
@@ -92,6 +101,7 @@ private:
     std::unique_ptr<DnsStub> dnsStub_;
     EventBudget dnsEvents_{50};
     std::unique_ptr<EgressProxy> egressProxy_;
+    std::unique_ptr<SessionControl> control_;
     // Per second. A denial is recorded before an allowance when both compete:
     // the budgets are separate so that a flood of one hides none of the other.
     EventBudget allowEvents_{100};
@@ -99,7 +109,9 @@ private:
 
     int exitCode_ = 125;
     bool expired_ = false;
+    bool stopped_ = false;
     std::string endReason_ = "exited";
+    std::chrono::system_clock::time_point startedAt_;
     std::chrono::system_clock::time_point expiresAt_;
 };
 

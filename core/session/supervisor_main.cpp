@@ -2,14 +2,17 @@
 // moat-supervisor: one per session, outside the sandbox. Started by `moat`
 // (embedded mode) or by moatd, never by hand. Reads the session's
 // SandboxSpec as JSON from --spec-fd, runs the session, and exits with the
-// status `moat run` reports.
+// status `moat run` reports. moatd passes --parent-fd, its end of the parent
+// link (session/parent_link.h).
 
 #include "audit/record_keys.h"
 #include "base/moat_paths.h"
 #include "policy/spec_json.h"
 #include "session/supervisor.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -43,6 +46,16 @@ moat::Result<std::string> readAll(int fd)
     }
 }
 
+// The parent link must be what moatd hands over: a SOCK_SEQPACKET socket.
+// Anything else is refused rather than spoken to in the wrong framing.
+bool isParentLink(int fd)
+{
+    int type = 0;
+    socklen_t length = sizeof type;
+    return ::fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 && ::getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &length) == 0 &&
+           type == SOCK_SEQPACKET;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -51,10 +64,12 @@ int main(int argc, char** argv)
                  "moat-supervisor"};
     int specFd = -1;
     int keysFd = -1;
+    int parentFd = -1;
     std::string jsonEvents;
     int verbosity = 0;
     app.add_option("--spec-fd", specFd, "Read the SandboxSpec JSON from this fd")->required();
     app.add_option("--keys-fd", keysFd, "Read the record keys from this fd (a sealed memfd from moat)")->required();
+    app.add_option("--parent-fd", parentFd, "Talk to the parent (moatd) on this fd, a SOCK_SEQPACKET socket");
     app.add_option("--json-events", jsonEvents, "Also write the session's events to FILE");
     app.add_flag("-v,--verbose", verbosity, "More diagnostics (repeatable)");
     try {
@@ -78,6 +93,10 @@ int main(int argc, char** argv)
     ::close(keysFd);
     auto text = readAll(specFd);
     ::close(specFd);
+    if (parentFd >= 0 && !isParentLink(parentFd)) {
+        std::cerr << "moat: --parent-fd " << parentFd << " is not a SOCK_SEQPACKET socket\n";
+        return 125;
+    }
     if (!keys) {
         std::cerr << "moat: " << keys.error().message() << "\n";
         return 125;
@@ -95,6 +114,7 @@ int main(int argc, char** argv)
     spdlog::debug("session {} ({}) starting", spec->sessionId, spec->name);
     moat::SupervisorOptions options;
     options.jsonEventsPath = jsonEvents;
+    options.parentFd = parentFd;
     options.recordKeys = std::make_shared<const moat::RecordKeys>(std::move(keys.value()));
     moat::Supervisor supervisor(std::move(spec.value()), moat::MoatPaths::fromEnvironment(), options);
     return supervisor.run();

@@ -13,6 +13,7 @@ private slots:
     void sessionIsShown();
     void sessionIsReadOnly();
     void unknownPathIs404();
+    void onlyPostMakesAnEscalationRequest();
 };
 
 void ControlApi::sessionIsShown()
@@ -39,6 +40,19 @@ void ControlApi::unknownPathIs404()
     const auto answer = moat::answerControlRequest("GET", longPath, {{"id", "abc"}});
     QCOMPARE(answer.status, 404u);
     QVERIFY(answer.body["error"].get<std::string>().size() < 300);
+}
+
+void ControlApi::onlyPostMakesAnEscalationRequest()
+{
+    QVERIFY(moat::isEscalationRequest("POST", "/v1/requests"));
+    QVERIFY(moat::isEscalationRequest("POST", "/v1/requests?timeout=30"));
+    QVERIFY(!moat::isEscalationRequest("POST", "/v1/requests/x"));
+    QVERIFY(!moat::isEscalationRequest("POST", "/v1/session"));
+    QVERIFY(!moat::isEscalationRequest("GET", "/v1/requests"));
+    // Any other method on it is answered here, at once.
+    const auto answer = moat::answerControlRequest("GET", "/v1/requests", {{"id", "abc"}});
+    QCOMPARE(answer.status, 405u);
+    QVERIFY(answer.body["error"].get<std::string>().find("POST") != std::string::npos);
 }
 
 QTEST_APPLESS_MAIN(ControlApi)
