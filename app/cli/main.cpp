@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // moat: the command-line client (CLI.md is its contract).
 
+#include "approvals_command.h"
 #include "audit_command.h"
+#include "logs_command.h"
+#include "ps_command.h"
+#include "renew_command.h"
 #include "request_command.h"
 #include "run_command.h"
+#include "stop_command.h"
 
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_sinks.h>
@@ -20,7 +25,12 @@ int main(int argc, char** argv)
     app.add_flag("-v,--verbose", verbosity, "More diagnostics on stderr (repeatable)");
     moat::cli::RunCommand run(app);
     moat::cli::AuditCommand audit(app);
+    moat::cli::PsCommand ps(app);
+    moat::cli::LogsCommand logs(app);
+    moat::cli::StopCommand stop(app);
+    moat::cli::RenewCommand renew(app);
     moat::cli::RequestCommand request(app);
+    moat::cli::ApprovalsCommand approvals(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -46,6 +56,21 @@ int main(int argc, char** argv)
     }
     if (audit.selected()) {
         return audit.execute();
+    }
+    if (ps.selected()) {
+        return ps.execute();
+    }
+    if (logs.selected()) {
+        return logs.execute();
+    }
+    if (stop.selected()) {
+        return stop.execute();
+    }
+    if (renew.selected()) {
+        return renew.execute();
+    }
+    if (approvals.selected()) {
+        return approvals.execute();
     }
     return 125;
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run_command.h"
 
+#include "attached_session.h"
 #include "base/moat_paths.h"
+#include "moatd_client.h"
 #include "policy/spec_builder.h"
 #include "policy/spec_json.h"
 #include "record_key_store.h"
@@ -9,9 +11,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <iostream>
 
 extern char** environ;
@@ -89,7 +94,9 @@ RunCommand::RunCommand(CLI::App& parent)
         ->allow_extra_args(false);
     command_->add_option("--json-events", jsonEvents_, "Also write the session's events to FILE, one JSON a line")
         ->type_name("FILE");
-    command_->add_flag("--embedded", embedded_, "Run the supervisor directly (the only mode of this build)");
+    command_->add_flag("--embedded", embedded_,
+                       "Do not use moatd: run the session's supervisor in this process (automatic when no "
+                       "session bus is there, or moatd is neither running nor activatable on it)");
     command_->add_option("command", request_.command, "The command to run, after --")->type_name("COMMAND");
     // Options end at the command: `moat run ls -la` runs `ls -la`.
     command_->positionals_at_end(true);
@@ -108,6 +115,57 @@ int RunCommand::execute(int verbosity)
     if (!eventsPath.empty() && eventsPath.front() != '/') {
         eventsPath = currentDirectory() + "/" + eventsPath;
     }
+    const std::string specJson = specToJson(spec.value()).dump();
+    // --json-events names a file of the caller's; the supervisor moatd
+    // starts would write it as moatd, from elsewhere: embedded only.
+    if (!embedded_ && eventsPath.empty()) {
+        // Qt is loaded only past this point, and only when a bus is there.
+        auto moatd = connectToMoatd();
+        if (!moatd) {
+            std::cerr << "moat: cannot reach moatd: " << moatd.error().message() << "\n";
+            return 125;
+        }
+        if (moatd.value()) {
+            if (auto status = runThroughMoatd(*moatd.value(), specJson, spec->sessionId, paths)) {
+                return *status;
+            }
+            // moatd went away between the look and the call: run embedded.
+        }
+    }
+    return runEmbedded(paths, specJson, eventsPath, verbosity);
+}
+
+std::optional<int> RunCommand::runThroughMoatd(MoatdClient& moatd, const std::string& specJson,
+                                               const std::string& sessionId, const MoatPaths& paths)
+{
+    int pair[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+        std::cerr << "moat: cannot make the link to moatd: " << std::strerror(errno) << "\n";
+        return 125;
+    }
+    UniqueFd link(pair[0]);
+    UniqueFd theirs(pair[1]);
+    // Blocked before the call: a Ctrl-C while moatd starts the session is
+    // forwarded to it, not lost.
+    AttachedSession::SignalBlock signals;
+    const MoatdReply reply = moatd.startSession(specJson, STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO, theirs.get());
+    theirs.reset();
+    if (!reply.ok) {
+        if (reply.absent()) {
+            return std::nullopt;
+        }
+        std::cerr << "moat: moatd did not start the session: " << reply.errorMessage << " (" << reply.errorName
+                  << "). Run with --embedded to start it without moatd\n";
+        return 125;
+    }
+    const std::string started = reply.value.empty() ? sessionId : reply.value;
+    AttachedSession session(std::move(link), started, paths, signals);
+    return session.run();
+}
+
+int RunCommand::runEmbedded(const MoatPaths& paths, const std::string& specJson, const std::string& eventsPath,
+                            int verbosity)
+{
     // The record keys travel like the spec, on a sealed memfd that
     // moat-supervisor reads and closes before the sandbox exists.
     keychain::RecordKeyStore store(paths);
@@ -124,7 +182,7 @@ int RunCommand::execute(int verbosity)
         std::cerr << "moat: " << keysFd.error().message() << "\n";
         return 125;
     }
-    return runSupervisor(specToJson(spec.value()).dump(), keysFd->release(), eventsPath, verbosity);
+    return runSupervisor(specJson, keysFd->release(), eventsPath, verbosity);
 }
 
 }  // namespace moat::cli

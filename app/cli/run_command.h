@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/moat_paths.h"
 #include "policy/run_request.h"
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
+
 namespace moat::cli {
+
+class MoatdClient;
 
 // `moat run`: the flags of CLI.md's table, parsed into a RunRequest.
 class RunCommand {
@@ -17,6 +22,14 @@ public:
     int execute(int verbosity);
 
 private:
+    // Through moatd (StartSession), attached until the last session ends;
+    // nullopt when moatd turned out not to be there after all.
+    std::optional<int> runThroughMoatd(MoatdClient& moatd, const std::string& specJson,
+                                       const std::string& sessionId, const MoatPaths& paths);
+    // This process becomes the session's supervisor.
+    int runEmbedded(const MoatPaths& paths, const std::string& specJson, const std::string& eventsPath,
+                    int verbosity);
+
     CLI::App* command_ = nullptr;
     RunRequest request_;
     std::string jsonEvents_;

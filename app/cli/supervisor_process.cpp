@@ -1,35 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "supervisor_process.h"
 
+#include "base/program_path.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <climits>
 #include <cstring>
 #include <iostream>
 #include <vector>
-
-#ifndef MOAT_LIBEXECDIR
-#define MOAT_LIBEXECDIR "/usr/local/libexec/moat"
-#endif
 
 namespace moat::cli {
 
 std::string supervisorPath()
 {
-    char self[PATH_MAX];
-    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        std::string dir(self, static_cast<size_t>(n));
-        dir = dir.substr(0, dir.find_last_of('/'));
-        const std::string sibling = dir + "/moat-supervisor";
-        if (::access(sibling.c_str(), X_OK) == 0) {
-            return sibling;
-        }
-    }
-    return std::string(MOAT_LIBEXECDIR) + "/moat-supervisor";
+    return supervisorProgramPath();
 }
 
 int runSupervisor(const std::string& specJson, int keysFd, const std::string& jsonEventsPath, int verbosity)

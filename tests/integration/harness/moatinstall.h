@@ -18,7 +18,7 @@ public:
     MoatInstall();
     ~MoatInstall();
 
-    // Copies moat, moat-supervisor, moat-keychain.so, deny-syscalls and the python tools.
+    // Copies moat, moat-supervisor, moat-keychain.so, moat-dbus.so, deny-syscalls and the python tools.
     bool prepare(QString* error);
 
     QString dir() const;
