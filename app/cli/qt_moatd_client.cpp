@@ -11,6 +11,8 @@
 #include <QDBusConnectionInterface>
 #include <QDBusUnixFileDescriptor>
 
+#include <cstdlib>
+
 namespace moat::cli {
 
 namespace {
@@ -80,6 +82,10 @@ private:
 
 MoatdClient* connectMoatd(const std::string& address, std::string* problem)
 {
+    // libdbus aborts the process on its own internal warnings unless told
+    // otherwise, and QtDBus trips one when a bus accepts the connection but
+    // never completes it: a broken bus must not kill `moat run`.
+    ::setenv("DBUS_FATAL_WARNINGS", "0", 0);
     std::unique_ptr<QCoreApplication> application;
     if (!QCoreApplication::instance()) {
         // QtDBus wants an application object; moat has none of its own.
