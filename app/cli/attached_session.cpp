@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <poll.h>
+#include <pthread.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -37,12 +38,12 @@ AttachedSession::SignalBlock::SignalBlock()
     for (int sig : kForwardedSignals) {
         sigaddset(&set_, sig);
     }
-    ::sigprocmask(SIG_BLOCK, &set_, &previous_);
+    ::pthread_sigmask(SIG_BLOCK, &set_, &previous_);
 }
 
 AttachedSession::SignalBlock::~SignalBlock()
 {
-    ::sigprocmask(SIG_SETMASK, &previous_, nullptr);
+    ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
 }
 
 AttachedSession::AttachedSession(UniqueFd link, std::string sessionId, MoatPaths paths, const SignalBlock& signals)

@@ -25,8 +25,10 @@ namespace moat::cli {
 // supervisor itself meanwhile.
 class AttachedSession {
 public:
-    // The signals above, blocked so that signalfd() reads them; call before
-    // StartSession so none is lost in between. Restores the mask on exit.
+    // The signals above, blocked so that signalfd() reads them. Make it
+    // before any thread starts (QtDBus's): threads inherit the mask, and a
+    // thread without it would take the signal's default action for the
+    // whole process. Restores the mask when it goes.
     class SignalBlock {
     public:
         SignalBlock();

@@ -4,6 +4,7 @@
 #include "audit/log_verifier.h"
 #include "base/moat_paths.h"
 #include "record_key_store.h"
+#include "session_directory.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,27 +30,16 @@ LogVerifier::SessionState sessionState(const fs::path& dir)
         return LogVerifier::SessionState::Unknown;
     }
     const std::string state = status.value("state", std::string());
-    if (state == "exited" || state == "expired" || state == "failed") {
+    if (state == "exited" || state == "expired" || state == "stopped" || state == "failed") {
         return LogVerifier::SessionState::Ended;
     }
     if (state != "running") {
         return LogVerifier::SessionState::Unknown;
     }
     // Still running only while its supervisor is: that pid, that program,
-    // not a zombie ("pid (comm) state ...").
-    const int pid = status.value("supervisor_pid", 0);
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (pid > 0 && std::getline(stat, line)) {
-        const size_t close = line.rfind(')');
-        const size_t open = line.find('(');
-        if (open != std::string::npos && close != std::string::npos && close + 2 < line.size() &&
-            line.substr(open + 1, close - open - 1) == "moat-supervisor" && line[close + 2] != 'Z' &&
-            line[close + 2] != 'X') {
-            return LogVerifier::SessionState::Running;
-        }
-    }
-    return LogVerifier::SessionState::Unknown;
+    // not a zombie.
+    return isLiveSupervisor(status.value("supervisor_pid", 0)) ? LogVerifier::SessionState::Running
+                                                                : LogVerifier::SessionState::Unknown;
 }
 
 bool plausibleId(const std::string& id)

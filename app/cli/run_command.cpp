@@ -119,6 +119,10 @@ int RunCommand::execute(int verbosity)
     // --json-events names a file of the caller's; the supervisor moatd
     // starts would write it as moatd, from elsewhere: embedded only.
     if (!embedded_ && eventsPath.empty()) {
+        // Blocked before Qt starts its threads, which inherit the mask: a
+        // signal must reach signalfd, not kill moat in QtDBus's thread. A
+        // Ctrl-C while moatd starts the session is forwarded, not lost.
+        AttachedSession::SignalBlock signals;
         // Qt is loaded only past this point, and only when a bus is there.
         auto moatd = connectToMoatd();
         if (!moatd) {
@@ -126,17 +130,18 @@ int RunCommand::execute(int verbosity)
             return 125;
         }
         if (moatd.value()) {
-            if (auto status = runThroughMoatd(*moatd.value(), specJson, spec->sessionId, paths)) {
+            if (auto status = runThroughMoatd(*moatd.value(), specJson, spec->sessionId, paths, signals)) {
                 return *status;
             }
             // moatd went away between the look and the call: run embedded.
         }
-    }
+    }  // the signal mask is restored here: the supervisor exec'd below inherits it
     return runEmbedded(paths, specJson, eventsPath, verbosity);
 }
 
 std::optional<int> RunCommand::runThroughMoatd(MoatdClient& moatd, const std::string& specJson,
-                                               const std::string& sessionId, const MoatPaths& paths)
+                                               const std::string& sessionId, const MoatPaths& paths,
+                                               const AttachedSession::SignalBlock& signals)
 {
     int pair[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
@@ -145,9 +150,6 @@ std::optional<int> RunCommand::runThroughMoatd(MoatdClient& moatd, const std::st
     }
     UniqueFd link(pair[0]);
     UniqueFd theirs(pair[1]);
-    // Blocked before the call: a Ctrl-C while moatd starts the session is
-    // forwarded to it, not lost.
-    AttachedSession::SignalBlock signals;
     const MoatdReply reply = moatd.startSession(specJson, STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO, theirs.get());
     theirs.reset();
     if (!reply.ok) {

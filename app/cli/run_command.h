@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "attached_session.h"
 #include "base/moat_paths.h"
 #include "policy/run_request.h"
 
@@ -25,7 +26,8 @@ private:
     // Through moatd (StartSession), attached until the last session ends;
     // nullopt when moatd turned out not to be there after all.
     std::optional<int> runThroughMoatd(MoatdClient& moatd, const std::string& specJson,
-                                       const std::string& sessionId, const MoatPaths& paths);
+                                       const std::string& sessionId, const MoatPaths& paths,
+                                       const AttachedSession::SignalBlock& signals);
     // This process becomes the session's supervisor.
     int runEmbedded(const MoatPaths& paths, const std::string& specJson, const std::string& eventsPath,
                     int verbosity);

@@ -68,6 +68,12 @@ private slots:
     void stopAndRenewReachTheSession();
     void logsFollowWaitsForTheEnd_data();
     void logsFollowWaitsForTheEnd();
+    void signalsReachTheCommandThroughMoatd_data();
+    void signalsReachTheCommandThroughMoatd();
+    void theTerminalFollowsThroughMoatd_data();
+    void theTerminalFollowsThroughMoatd();
+    void aKilledMoatStopsItsSession_data();
+    void aKilledMoatStopsItsSession();
     void aKilledSupervisorShowsAsFailed_data();
     void aKilledSupervisorShowsAsFailed();
     void sessionsSurviveAMoatdRestart_data();
@@ -269,6 +275,102 @@ void MoatdSessions::logsFollowWaitsForTheEnd()
     QVERIFY2(lines.last().contains(QLatin1String("session.end")) && lines.last().contains(QLatin1String("exit_code=4")),
              qPrintable(follow.describe()));
     QVERIFY2(session->waitForOutput("EXIT=4", 10000), session->output().constData());
+}
+
+// The `moat run` (not the shell around it) started for the session named `name`.
+static pid_t moatRunFor(const AccountRunner* runner, const QString& name)
+{
+    for (pid_t pid : ProcessTable::withExecutableIn(runner->install().dir())) {
+        const QByteArray argv = ProcessTable::commandLine(pid);
+        if (argv.startsWith(runner->install().moat().toUtf8() + '\0') && argv.contains("\0run\0") &&
+            argv.contains('\0' + name.toUtf8() + '\0')) {
+            return pid;
+        }
+    }
+    return 0;
+}
+
+void MoatdSessions::signalsReachTheCommandThroughMoatd_data()
+{
+    IntegrationFixture::addAccountColumn();
+    IntegrationFixture::addAccountRows();
+}
+
+void MoatdSessions::signalsReachTheCommandThroughMoatd()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    MOAT_START_BUS(runner, bus);
+    auto session = bus.startSession({QStringLiteral("--name"), QStringLiteral("signalled")},
+                                    QStringLiteral("trap 'echo got-usr1' USR1; trap 'echo got-int; exit 9' INT; "
+                                                   "echo ready; while :; do sleep 0.1; done"));
+    QVERIFY2(session->waitForOutput("ready", 30000), session->output().constData());
+    const pid_t moat = moatRunFor(runner, QStringLiteral("signalled"));
+    QVERIFY(moat > 0);
+    // moat is not the supervisor here: it forwards what it gets to moatd.
+    const QString id = bus.session(QStringLiteral("signalled")).value(QLatin1String("id")).toString();
+    QVERIFY(supervisorPid(runner, id) != moat);
+    QCOMPARE(::kill(moat, SIGUSR1), 0);
+    QVERIFY2(session->waitForOutput("got-usr1", 10000), session->output().constData());
+    QCOMPARE(::kill(moat, SIGINT), 0);
+    QVERIFY2(session->waitForOutput("EXIT=", 10000), session->output().constData());
+    QVERIFY2(session->output().contains("got-int") && session->output().contains("EXIT=9"),
+             session->output().constData());
+}
+
+void MoatdSessions::theTerminalFollowsThroughMoatd_data()
+{
+    IntegrationFixture::addAccountColumn();
+    IntegrationFixture::addAccountRows();
+}
+
+void MoatdSessions::theTerminalFollowsThroughMoatd()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    MOAT_START_BUS(runner, bus);
+    // The supervisor holds the terminal moat handed to moatd; a resize of
+    // it reaches the command (moat passes SIGWINCH on to the supervisor).
+    const QString watcher = QStringLiteral(
+        "import os, signal, sys, time\n"
+        "def changed(*_):\n"
+        "    size = os.get_terminal_size(0)\n"
+        "    print('resized %d %d' % (size.lines, size.columns), flush=True)\n"
+        "    sys.exit(5)\n"
+        "signal.signal(signal.SIGWINCH, changed)\n"
+        "print('READY', os.ttyname(0), flush=True)\n"
+        "time.sleep(10)\n"
+        "sys.exit(3)\n");
+    RunOptions options;
+    options.environment = bus.environment();
+    const ProcessResult inside = runner->underPty(
+        {QStringLiteral("--expect"), QStringLiteral("READY"), QStringLiteral("--resize"), QStringLiteral("0.3:40x120")},
+        runner->moatRunCommand({QStringLiteral("--name"), QStringLiteral("tty")},
+                               {QStringLiteral("/usr/bin/python3"), QStringLiteral("-c"), watcher}),
+        options);
+    QVERIFY2(inside.out.contains("READY /dev/pts/0") && inside.out.contains("resized 40 120"),
+             qPrintable(inside.describe()));
+    QVERIFY2(bus.moatdPid() > 0, "the session did not go through moatd");
+    QCOMPARE(bus.session(QStringLiteral("tty")).value(QLatin1String("exit_code")).toInt(), 5);
+}
+
+void MoatdSessions::aKilledMoatStopsItsSession_data()
+{
+    IntegrationFixture::addAccountColumn();
+    IntegrationFixture::addAccountRows();
+}
+
+void MoatdSessions::aKilledMoatStopsItsSession()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    MOAT_START_BUS(runner, bus);
+    auto session = bus.startSession({QStringLiteral("--name"), QStringLiteral("orphan")},
+                                    QStringLiteral("echo ready; sleep 600"));
+    QVERIFY2(session->waitForOutput("ready", 30000), session->output().constData());
+    const pid_t moat = moatRunFor(runner, QStringLiteral("orphan"));
+    QVERIFY(moat > 0);
+    // As in embedded mode, moat and its session live and die together.
+    QCOMPARE(::kill(moat, SIGKILL), 0);
+    QVERIFY2(bus.waitForState(QStringLiteral("orphan"), QStringLiteral("stopped")),
+             qPrintable(QJsonDocument(bus.session(QStringLiteral("orphan"))).toJson()));
 }
 
 void MoatdSessions::aKilledSupervisorShowsAsFailed_data()
