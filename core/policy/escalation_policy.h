@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "base/error.h"
-#include "policy/duration.h"
-#include "policy/escalation_request.h"
-
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/error.h"
+#include "policy/duration.h"
+#include "policy/escalation_request.h"
 
 namespace moat {
 

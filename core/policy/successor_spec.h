@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <string>
+
 #include "base/error.h"
 #include "policy/escalation_request.h"
 #include "policy/sandbox_spec.h"
-
-#include <string>
 
 namespace moat {
 

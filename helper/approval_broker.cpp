@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "approval_broker.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <nlohmann/json.hpp>
+
+#include "policy/escalation_policy.h"
+#include "session_registry.h"
+
+namespace moat::helper {
+
+namespace {
+
+QString key(const char* name)
+{
+    return QString::fromLatin1(name);
+}
+
+QString now()
+{
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+}
+
+QJsonArray toJsonArray(const std::vector<std::string>& items)
+{
+    QJsonArray array;
+    for (const auto& item : items) {
+        array.append(QString::fromStdString(item));
+    }
+    return array;
+}
+
+// The ids the supervisor makes: "r-" and 12 hex digits (protocol.md).
+bool isRequestId(const QString& rid)
+{
+    static const QRegularExpression pattern(QStringLiteral("^r-[0-9a-f]{12}$"));
+    return pattern.match(rid).hasMatch();
+}
+
+constexpr int kMaxTimeoutSeconds = 600;
+
+}  // namespace
+
+struct ApprovalBroker::Pending {
+    QString session;
+    EscalationRequest request;
+    QJsonObject shown;  // the ListApprovals entry
+    QTimer deadline;
+};
+
+ApprovalBroker::ApprovalBroker(SessionRegistry& sessions, std::string configDir, QObject* parent)
+    : QObject(parent), sessions_(sessions), configDir_(std::move(configDir))
+{
+}
+
+ApprovalBroker::~ApprovalBroker() = default;
+
+void ApprovalBroker::onRequest(const QString& session, const QJsonObject& message)
+{
+    const QString rid = message.value(key("rid")).toString();
+    if (!isRequestId(rid) || message.value(key("session")).toString(session) != session) {
+        qWarning("moatd: session %s: a request with a malformed id or session was ignored", qPrintable(session));
+        return;
+    }
+    if (pending_.contains(rid)) {
+        return;  // sent again after a re-attach: it is already waiting
+    }
+    // The agent's words, re-parsed and bounded by the same rules the
+    // supervisor applied: moatd does not take its validation on trust.
+    const QByteArray body = QJsonDocument(message.value(key("request")).toObject()).toJson(QJsonDocument::Compact);
+    auto request = escalationRequestFromJson(nlohmann::json::parse(body.toStdString(), nullptr, false));
+    if (!request) {
+        decide(rid, session, key("denied"), {{key("policy"), key("deny")}},
+               QStringLiteral("malformed request: ") + QString::fromStdString(request.error().message()), false);
+        return;
+    }
+    const EscalationPolicy policy = EscalationPolicy::load(configDir_);
+    if (!policy.brokenBecause.empty()) {
+        qWarning("moatd: %s", policy.brokenBecause.c_str());
+    }
+    const auto verdict = policy.decide(request.value());
+    const QString reason = QString::fromStdString(verdict.reason);
+    if (verdict.grant == Grant::Deny) {
+        decide(rid, session, key("denied"), {{key("policy"), key("deny")}}, reason, false);
+        return;
+    }
+    if (verdict.grant == Grant::Auto) {
+        const bool successor = sessions_.hasClient(session);
+        if (successor) {
+            sessions_.setSuccessor(session, rid, request.value());
+        }
+        decide(rid, session, key("approved"), {{key("policy"), key("auto")}}, reason, successor);
+        return;
+    }
+    int timeout = static_cast<int>(policy.timeout.seconds().count());
+    const int asked = message.value(key("timeout_seconds")).toInt(kMaxTimeoutSeconds);
+    if (asked > 0) {
+        timeout = std::min({timeout, asked, kMaxTimeoutSeconds});
+    }
+    auto pending = std::make_shared<Pending>();
+    pending->session = session;
+    pending->request = request.value();
+    const QDateTime requested = QDateTime::currentDateTimeUtc();
+    pending->shown = QJsonObject{
+        {key("id"), rid},
+        {key("session"), session},
+        {key("kind"), key("successor")},
+        {key("flags"), toJsonArray(request->flagArguments())},
+        {key("command"), toJsonArray(request->command)},
+        {key("reason"), QString::fromStdString(request->reason)},
+        {key("requested"), requested.toString(Qt::ISODate)},
+        {key("expires"), requested.addSecs(timeout).toString(Qt::ISODate)},
+        {key("policy"), reason},
+    };
+    pending->deadline.setSingleShot(true);
+    connect(&pending->deadline, &QTimer::timeout, this, [this, rid] {
+        const auto waiting = pending_.value(rid);
+        if (waiting) {
+            decide(rid, waiting->session, key("timed_out"), {{key("policy"), key("timeout")}},
+                   QStringLiteral("nobody answered in time"), false);
+        }
+    });
+    pending->deadline.start(timeout * 1000);
+    pending_.insert(rid, pending);
+    emit approvalRequested(rid, QString::fromUtf8(QJsonDocument(pending->shown).toJson(QJsonDocument::Compact)));
+}
+
+void ApprovalBroker::onSessionEnded(const QString& session)
+{
+    for (auto it = pending_.begin(); it != pending_.end();) {
+        if (it.value()->session == session) {
+            const QString rid = it.key();
+            it = pending_.erase(it);
+            const QJsonObject withdrawn{{key("rid"), rid},
+                                        {key("decision"), key("withdrawn")},
+                                        {key("reason"), key("the session ended before anyone answered")}};
+            emit approvalDecided(rid, QString::fromUtf8(QJsonDocument(withdrawn).toJson(QJsonDocument::Compact)));
+        } else {
+            ++it;
+        }
+    }
+}
+
+QJsonArray ApprovalBroker::pending() const
+{
+    QJsonArray list;
+    for (const auto& waiting : pending_) {
+        list.append(waiting->shown);
+    }
+    return list;
+}
+
+Result<QJsonObject> ApprovalBroker::answer(const QString& requestId, bool approve, const Caller& caller,
+                                           const QString& client)
+{
+    const auto waiting = pending_.value(requestId);
+    if (!waiting) {
+        return Error{"no pending request has the id '" + requestId.toStdString() +
+                     "'; it was answered, timed out or never existed (moat approvals lists the pending ones)"};
+    }
+    const QJsonObject by{{key("uid"), static_cast<qint64>(caller.uid)},
+                         {key("user"), caller.user},
+                         {key("client"), client},
+                         {key("time"), now()}};
+    const bool successor = approve && sessions_.hasClient(waiting->session);
+    if (successor) {
+        sessions_.setSuccessor(waiting->session, requestId, waiting->request);
+    }
+    const QString reason =
+        approve ? QStringLiteral("approved by %1").arg(caller.user) : QStringLiteral("denied by %1").arg(caller.user);
+    return decide(requestId, waiting->session, approve ? key("approved") : key("denied"), by, reason, successor);
+}
+
+QJsonObject ApprovalBroker::decide(const QString& requestId, const QString& session, const QString& decision,
+                                   const QJsonObject& by, const QString& reason, bool successor)
+{
+    pending_.remove(requestId);
+    const QJsonObject message{{key("t"), key("decision")}, {key("rid"), requestId},
+                              {key("decision"), decision}, {key("by"), by},
+                              {key("reason"), reason},     {key("successor"), successor}};
+    if (!sessions_.sendToSupervisor(session, message)) {
+        qWarning("moatd: session %s: the decision on %s could not be sent (the session is gone)", qPrintable(session),
+                 qPrintable(requestId));
+    }
+    QJsonObject decided = message;
+    decided.remove(key("t"));
+    decided.insert(key("session"), session);
+    emit approvalDecided(requestId, QString::fromUtf8(QJsonDocument(decided).toJson(QJsonDocument::Compact)));
+    return decided;
+}
+
+}  // namespace moat::helper

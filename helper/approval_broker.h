@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <memory>
+#include <string>
+
+#include "base/error.h"
+#include "caller_check.h"
+#include "policy/escalation_request.h"
+
+namespace moat::helper {
+
+class SessionRegistry;
+
+// Escalation requests from the sessions' supervisors, and their answers.
+// Each request is judged by the user's policy.toml (EscalationPolicy, read
+// afresh for each one): auto and deny are answered at once in the policy's
+// name; ask waits for AnswerApproval from a person, or the timeout, which is
+// a deny ("timed_out"). Every answer goes to the supervisor, which records
+// it (approval.decision) with "by": the approver's uid, user name, client
+// and time, or {"policy": ...}.
+//
+// A request is written by the agent inside the sandbox: every field is
+// bounded and validated here before anyone is shown it.
+class ApprovalBroker : public QObject {
+    Q_OBJECT
+
+public:
+    ApprovalBroker(SessionRegistry& sessions, std::string configDir, QObject* parent = nullptr);
+    ~ApprovalBroker() override;
+
+    // A "request" message from session `session`'s supervisor.
+    void onRequest(const QString& session, const QJsonObject& message);
+    // The session ended: its pending requests are withdrawn.
+    void onSessionEnded(const QString& session);
+
+    // ListApprovals: {"id","session","kind","flags","command","reason","requested","expires"}.
+    QJsonArray pending() const;
+    // AnswerApproval: the decision as sent and recorded, or an error whose
+    // `what` is for the caller (no such request).
+    Result<QJsonObject> answer(const QString& requestId, bool approve, const Caller& caller, const QString& client);
+
+signals:
+    void approvalRequested(const QString& requestId, const QString& requestJson);
+    void approvalDecided(const QString& requestId, const QString& decisionJson);
+
+private:
+    struct Pending;
+    QJsonObject decide(const QString& requestId, const QString& session, const QString& decision, const QJsonObject& by,
+                       const QString& reason, bool successor);
+
+    SessionRegistry& sessions_;
+    std::string configDir_;
+    QHash<QString, std::shared_ptr<Pending>> pending_;
+};
+
+}  // namespace moat::helper
