@@ -81,13 +81,16 @@ void ParentLink::adopt(UniqueFd fd, bool reattach)
 
 bool ParentLink::send(const nlohmann::json& message)
 {
-    return attached() && current_->send(message);
+    // Held here: a failed send drops the link, which releases current_.
+    const auto connection = current_;
+    return attached() && connection->send(message);
 }
 
 void ParentLink::sendFinal(const nlohmann::json& message)
 {
+    const auto connection = current_;
     if (attached()) {
-        current_->sendFinal(message, kFinalWrite);
+        connection->sendFinal(message, kFinalWrite);
     }
 }
 
