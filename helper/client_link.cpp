@@ -50,9 +50,10 @@ void ClientLink::sendStarted(const QString& session)
     channel_->send({{key("t"), key("started")}, {key("session"), session}});
 }
 
-void ClientLink::sendSuccessor(const QString& session, const QString& parent)
+void ClientLink::sendSuccessor(const QString& session, const QString& parent, const QString& request)
 {
-    channel_->send({{key("t"), key("successor")}, {key("session"), session}, {key("parent"), parent}});
+    channel_->send(
+        {{key("t"), key("successor")}, {key("session"), session}, {key("parent"), parent}, {key("request"), request}});
 }
 
 void ClientLink::sendEnded(const QString& session, const QString& state, int exitCode)

@@ -14,7 +14,7 @@ class JsonChannel;
 // The link to the program that started a session (StartSession's `client`
 // fd: one end of a socketpair the caller keeps). One JSON object a line:
 //   moatd -> client  {"t":"started","session":ID}
-//                    {"t":"successor","session":NEW,"parent":OLD}
+//                    {"t":"successor","session":NEW,"parent":OLD,"request":RID}
 //                    {"t":"ended","session":ID,"state":S,"exit_code":N}   last
 //   client -> moatd  {"t":"signal","signal":N}   forward N to the sandbox
 //                    {"t":"detach"}              the session outlives the client
@@ -29,7 +29,7 @@ public:
     ~ClientLink() override;
 
     void sendStarted(const QString& session);
-    void sendSuccessor(const QString& session, const QString& parent);
+    void sendSuccessor(const QString& session, const QString& parent, const QString& request);
     // The last message; the link is closed after it.
     void sendEnded(const QString& session, const QString& state, int exitCode);
     bool isDetached() const { return detached_; }

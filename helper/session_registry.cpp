@@ -413,7 +413,7 @@ bool SessionRegistry::startSuccessor(Session& ended, const std::shared_ptr<Chain
     qInfo("moatd: session %s follows %s (request %s)", qPrintable(started.value()), ended.spec.sessionId.c_str(),
           qPrintable(requestId));
     if (chain->client) {
-        chain->client->sendSuccessor(started.value(), QString::fromStdString(ended.spec.sessionId));
+        chain->client->sendSuccessor(started.value(), QString::fromStdString(ended.spec.sessionId), requestId);
     }
     return true;
 }
