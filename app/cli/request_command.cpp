@@ -59,8 +59,9 @@ RequestCommand::RequestCommand(CLI::App& parent)
     command_->add_option("--net", net_, "open: ask for the host's network (no egress control)")->type_name("open");
     command_->add_option("--reason", reason_, "Why, in your words; shown to whoever decides, and recorded")
         ->type_name("TEXT");
-    command_->add_option("--timeout", timeout_,
-                         "Seconds to wait for a decision, 1 to 600 (default 120); no answer is a deny")
+    command_
+        ->add_option("--timeout", timeout_,
+                     "Seconds to wait for a decision, 1 to 600 (default 120); no answer is a deny")
         ->type_name("N");
     command_->add_option("command", commandArgs_, "The successor's command, after -- (default: the same again)")
         ->type_name("COMMAND");
@@ -124,8 +125,7 @@ int RequestCommand::execute()
         return kDenied;
     }
     if (answer->status == 408 && decision == "timed_out") {
-        std::cout << "timed out" << which << ": no one answered within " << timeout
-                  << " s, which counts as a deny\n";
+        std::cout << "timed out" << which << ": no one answered within " << timeout << " s, which counts as a deny\n";
         return kTimedOut;
     }
     const std::string error = text(reply, "error");

@@ -56,9 +56,8 @@ asio::awaitable<bool> writeControlResponse(beast::tcp_stream& client, const Cont
 }
 
 asio::awaitable<bool> answerEscalationRequest(beast::tcp_stream& client, beast::flat_buffer& buffer,
-                                              http::request_parser<http::buffer_body>& parser,
-                                              std::string_view query, const ProxyContext& context,
-                                              std::chrono::seconds bodyTimeout)
+                                              http::request_parser<http::buffer_body>& parser, std::string_view query,
+                                              const ProxyContext& context, std::chrono::seconds bodyTimeout)
 {
     const auto declared = parser.content_length();
     if (declared && *declared > kMaxControlBody) {
@@ -69,8 +68,8 @@ asio::awaitable<bool> answerEscalationRequest(beast::tcp_stream& client, beast::
             false, false);
     }
     if (!context.escalate) {
-        co_return co_await writeControlResponse(
-            client, problem(503, "this session takes no escalation requests"), false, false);
+        co_return co_await writeControlResponse(client, problem(503, "this session takes no escalation requests"),
+                                                false, false);
     }
     boost::system::error_code ec;
     if (!parser.is_done() && beast::iequals(parser.get()[http::field::expect], "100-continue")) {
@@ -95,8 +94,8 @@ asio::awaitable<bool> answerEscalationRequest(beast::tcp_stream& client, beast::
         co_return false;  // the stream closed itself: nothing can be answered
     }
     if (ec) {
-        co_return co_await writeControlResponse(client, problem(400, "malformed request body: " + ec.message()),
-                                                false, false);
+        co_return co_await writeControlResponse(client, problem(400, "malformed request body: " + ec.message()), false,
+                                                false);
     }
     const bool keepAlive = reader.get().keep_alive();
 

@@ -122,10 +122,11 @@ void EscalationDesk::submit(std::string_view query, const std::string& body, Con
     const std::string rid = newRequestId();
     const auto now = std::chrono::system_clock::now();
     json data = {{"rid", rid},
-                 {"request", {{"allow_hosts", request->allowHosts},
-                              {"sudo", request->sudo},
-                              {"docker", request->docker},
-                              {"net_open", request->netOpen}}},
+                 {"request",
+                  {{"allow_hosts", request->allowHosts},
+                   {"sudo", request->sudo},
+                   {"docker", request->docker},
+                   {"net_open", request->netOpen}}},
                  {"flags", request->flagArguments()},
                  {"command", request->command},
                  {"reason", request->reason},
@@ -193,8 +194,8 @@ bool EscalationDesk::decide(const json& message)
     const json by = boundedActor(message.value("by", json()));
     ControlResponse response;
     if (decision == "approved") {
-        const bool successor = message.value("successor", json(true)).is_boolean() ? message["successor"].get<bool>()
-                                                                                   : true;
+        const bool successor =
+            message.value("successor", json(true)).is_boolean() ? message["successor"].get<bool>() : true;
         response = {200,
                     {{"rid", rid},
                      {"decision", "approved"},

@@ -221,8 +221,8 @@ void ParentConnection::sendFinal(const nlohmann::json& message, std::chrono::mil
     }
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (isOpen() && !output_.empty()) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
-                                                                                 std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             break;
         }

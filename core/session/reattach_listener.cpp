@@ -55,7 +55,7 @@ Result<UniqueFd> openPrivateDirectory(const std::string& path)
         }
         current = std::move(next);
     }
-    struct stat info{};
+    struct stat info {};
     if (::fstat(current.get(), &info) != 0) {
         return Error::fromErrno("cannot inspect " + path, errno);
     }
@@ -160,8 +160,8 @@ void ReattachListener::acceptAll()
         socklen_t length = sizeof peer;
         if (::getsockopt(connection.get(), SOL_SOCKET, SO_PEERCRED, &peer, &length) != 0 || peer.uid != ::geteuid()) {
             spdlog::warn("refused a connection to the supervisor socket from uid {} (pid {})", peer.uid, peer.pid);
-            refuse(std::move(connection), "only uid " + std::to_string(::geteuid()) +
-                                              " may talk to this session's supervisor");
+            refuse(std::move(connection),
+                   "only uid " + std::to_string(::geteuid()) + " may talk to this session's supervisor");
             continue;
         }
         if (accepted_) {

@@ -11,8 +11,7 @@ namespace {
 constexpr std::chrono::milliseconds kEventsInterval{250};
 }
 
-SessionControl::SessionControl(boost::asio::io_context& io, std::string sessionId, UniqueFd parentFd,
-                               Actions actions)
+SessionControl::SessionControl(boost::asio::io_context& io, std::string sessionId, UniqueFd parentFd, Actions actions)
     : io_(io),
       sessionId_(sessionId),
       actions_(std::move(actions)),

@@ -136,26 +136,36 @@ int Supervisor::run()
 
     const auto& confinement = sandbox_.confinement;
     nlohmann::json degraded = confinement.value("degraded", nlohmann::json::array());
-    record("session.start",
-           {{"name", spec_.name},
-            {"image", spec_.image.toString()},
-            {"workspace", spec_.workspace},
-            {"flags", spec_.flagBadges()},
-            {"yolo", spec_.yolo},
-            {"net", toString(spec_.network)},
-            {"command", spec_.command},
-            {"agent", {{"host_uid", sandbox_.identity.hostUid}, {"uid", sandbox_.identity.insideUid},
-                       {"user", sandbox_.identity.name}}},
-            {"hostname", sandbox_.hostname},
-            {"landlock", {{"abi", confinement.value("landlock_abi", -1)},
-                          {"fs", confinement.value("landlock_fs", 0ULL)},
-                          {"net", confinement.value("landlock_net", 0ULL)},
-                          {"scoped", confinement.value("landlock_scoped", 0ULL)}}},
-            {"seccomp", confinement.value("seccomp", false)},
-            {"degraded", degraded},
-            {"ttl", spec_.ttl.toString()},
-            {"expires", isoTime(expiresAt_)},
-            {"records", {{"key", options_.recordKeys->id()}, {"keys_in", options_.recordKeys->location()}}}});
+    nlohmann::json start = {
+        {"name", spec_.name},
+        {"image", spec_.image.toString()},
+        {"workspace", spec_.workspace},
+        {"flags", spec_.flagBadges()},
+        {"yolo", spec_.yolo},
+        {"net", toString(spec_.network)},
+        {"command", spec_.command},
+        {"agent",
+         {{"host_uid", sandbox_.identity.hostUid},
+          {"uid", sandbox_.identity.insideUid},
+          {"user", sandbox_.identity.name}}},
+        {"hostname", sandbox_.hostname},
+        {"landlock",
+         {{"abi", confinement.value("landlock_abi", -1)},
+          {"fs", confinement.value("landlock_fs", 0ULL)},
+          {"net", confinement.value("landlock_net", 0ULL)},
+          {"scoped", confinement.value("landlock_scoped", 0ULL)}}},
+        {"seccomp", confinement.value("seccomp", false)},
+        {"degraded", degraded},
+        {"ttl", spec_.ttl.toString()},
+        {"expires", isoTime(expiresAt_)},
+        {"records", {{"key", options_.recordKeys->id()}, {"keys_in", options_.recordKeys->location()}}}};
+    if (!spec_.parentSessionId.empty()) {
+        // A successor: the session it follows and the approved request that
+        // widened it, so that the records link what ran with more to who allowed it.
+        start["parent"] = spec_.parentSessionId;
+        start["request"] = spec_.escalationRequestId;
+    }
+    record("session.start", std::move(start));
     for (const auto& layer : degraded) {
         say("warning: running without " + layer.get<std::string>() + " (--allow-degraded); the sandbox is weaker");
     }

@@ -104,8 +104,7 @@ QString connectAndRead(const QString& path)
 
 }  // namespace
 
-class SupervisorParentLink : public QObject
-{
+class SupervisorParentLink : public QObject {
     Q_OBJECT
 
 private slots:
@@ -189,8 +188,8 @@ void SupervisorParentLink::helloStartedStopEnded()
     QVERIFY2(!link.waitFor(kFd, QStringLiteral("events")).isEmpty(), qPrintable(link.transcript()));
 
     // The re-attach socket: 0600 in a 0700 directory, the account's own.
-    struct stat socketInfo{};
-    struct stat dirInfo{};
+    struct stat socketInfo {};
+    struct stat dirInfo {};
     QVERIFY2(::stat(link.socketPath().toUtf8().constData(), &socketInfo) == 0, qPrintable(link.socketPath()));
     QVERIFY(S_ISSOCK(socketInfo.st_mode));
     QCOMPARE(socketInfo.st_mode & 07777, 0600u);
@@ -198,8 +197,8 @@ void SupervisorParentLink::helloStartedStopEnded()
     QVERIFY(::stat(QFileInfo(link.socketPath()).absolutePath().toUtf8().constData(), &dirInfo) == 0);
     QCOMPARE(dirInfo.st_mode & 07777, 0700u);
 
-    link.send(kFd, message(QStringLiteral("stop"), {{QStringLiteral("by"), by(QStringLiteral("tester"),
-                                                                                QStringLiteral("cli"))}}));
+    link.send(kFd, message(QStringLiteral("stop"),
+                           {{QStringLiteral("by"), by(QStringLiteral("tester"), QStringLiteral("cli"))}}));
     const QJsonObject ended = link.waitFor(kFd, QStringLiteral("ended"));
     QVERIFY2(!ended.isEmpty(), qPrintable(link.transcript()));
     QCOMPARE(ended.value(QStringLiteral("state")).toString(), QStringLiteral("stopped"));
@@ -233,9 +232,9 @@ void SupervisorParentLink::renewOutlivesTheOriginalTtl()
     const QJsonObject started = link.waitFor(kFd, QStringLiteral("started"));
     QVERIFY2(!started.isEmpty(), qPrintable(link.transcript()));
 
-    link.send(kFd, message(QStringLiteral("renew"), {{QStringLiteral("ttl"), QStringLiteral("8s")},
-                                                     {QStringLiteral("by"), by(QStringLiteral("renewer"),
-                                                                               QStringLiteral("gui"))}}));
+    link.send(kFd, message(QStringLiteral("renew"),
+                           {{QStringLiteral("ttl"), QStringLiteral("8s")},
+                            {QStringLiteral("by"), by(QStringLiteral("renewer"), QStringLiteral("gui"))}}));
     const QJsonObject renewed = link.waitFor(kFd, QStringLiteral("renewed"));
     QVERIFY2(!renewed.isEmpty(), qPrintable(link.transcript()));
     const QString expires = renewed.value(QStringLiteral("expires")).toString();
@@ -326,8 +325,12 @@ void SupervisorParentLink::requestsAreAnsweredByTheParent()
     const QList<Answer> answers = {
         {QStringLiteral("curl asks"), QStringLiteral("approved"), by(QStringLiteral("alice"), QStringLiteral("gui"))},
         {QStringLiteral("please deny"), QStringLiteral("denied"), by(QStringLiteral("bob"), QStringLiteral("cli"))},
-        {QStringLiteral("nobody answers"), QStringLiteral("timed_out"), {{QStringLiteral("policy"), QStringLiteral("timeout")}}},
-        {QStringLiteral("please approve"), QStringLiteral("approved"), {{QStringLiteral("policy"), QStringLiteral("auto")}}},
+        {QStringLiteral("nobody answers"),
+         QStringLiteral("timed_out"),
+         {{QStringLiteral("policy"), QStringLiteral("timeout")}}},
+        {QStringLiteral("please approve"),
+         QStringLiteral("approved"),
+         {{QStringLiteral("policy"), QStringLiteral("auto")}}},
     };
     QStringList rids;
     for (const Answer& answer : answers) {
@@ -386,11 +389,11 @@ void SupervisorParentLink::embeddedAnswers503AndTakesStopOnTheSocket()
 {
     MOAT_FETCH_RUNNER(fixture_, runner);
     const QString ws = runner->workspace();
-    const QString script =
-        QStringLiteral("curl -sS -o /dev/null -w '%{http_code}' -X POST -d '{\"sudo\":true}' "
-                       "\"$MOAT_API/v1/requests\" > %1/curl.code; "
-                       "%2 request --sudo > %1/request.out; echo $? > %1/request.rc; sleep 60")
-            .arg(ws, fixture_.install().moat());
+    const QString script = QStringLiteral(
+                               "curl -sS -o /dev/null -w '%{http_code}' -X POST -d '{\"sudo\":true}' "
+                               "\"$MOAT_API/v1/requests\" > %1/curl.code; "
+                               "%2 request --sudo > %1/request.out; echo $? > %1/request.rc; sleep 60")
+                               .arg(ws, fixture_.install().moat());
     ParentLinkDriver link(*runner, driver(),
                           sandboxWithMoat({QStringLiteral("--embedded"), QStringLiteral("--"), QStringLiteral("sh"),
                                            QStringLiteral("-c"), script}));
@@ -407,8 +410,8 @@ void SupervisorParentLink::embeddedAnswers503AndTakesStopOnTheSocket()
     QCOMPARE(hello.value(QStringLiteral("embedded")).toBool(), true);
     QCOMPARE(hello.value(QStringLiteral("reattach")).toBool(), true);
     QVERIFY2(!link.waitFor(kSocket, QStringLiteral("started")).isEmpty(), qPrintable(link.transcript()));
-    link.send(kSocket, message(QStringLiteral("stop"), {{QStringLiteral("by"), by(QStringLiteral("carol"),
-                                                                                   QStringLiteral("cli"))}}));
+    link.send(kSocket, message(QStringLiteral("stop"),
+                               {{QStringLiteral("by"), by(QStringLiteral("carol"), QStringLiteral("cli"))}}));
     const QJsonObject ended = link.waitFor(kSocket, QStringLiteral("ended"));
     QCOMPARE(ended.value(QStringLiteral("state")).toString(), QStringLiteral("stopped"));
     QVERIFY(link.waitForExit() >= 0);
@@ -496,9 +499,9 @@ void SupervisorParentLink::anotherUidIsRefused()
 
     if (runner->account().isRoot()) {
         // The test user cannot even reach the socket: its directory is 0700.
-        const ProcessResult result = fixture_.user()->host(
-            {QStringLiteral("/usr/bin/python3"), fixture_.install().tool(QStringLiteral("unix-socket.py")),
-             QStringLiteral("connect"), link.socketPath()});
+        const ProcessResult result = fixture_.user()->host({QStringLiteral("/usr/bin/python3"),
+                                                            fixture_.install().tool(QStringLiteral("unix-socket.py")),
+                                                            QStringLiteral("connect"), link.socketPath()});
         QVERIFY2(result.stdOut().contains(QStringLiteral("EACCES")), qPrintable(result.describe()));
     } else {
         // Root passes the file modes; SO_PEERCRED still says uid 0, and
@@ -512,8 +515,8 @@ void SupervisorParentLink::anotherUidIsRefused()
     // The owner still gets in.
     link.command({{QStringLiteral("connect"), true}});
     QVERIFY2(!link.waitFor(kSocket, QStringLiteral("hello")).isEmpty(), qPrintable(link.transcript()));
-    link.send(kSocket, message(QStringLiteral("stop"), {{QStringLiteral("by"), by(QStringLiteral("eve"),
-                                                                                   QStringLiteral("cli"))}}));
+    link.send(kSocket, message(QStringLiteral("stop"),
+                               {{QStringLiteral("by"), by(QStringLiteral("eve"), QStringLiteral("cli"))}}));
     QVERIFY(!link.waitFor(kSocket, QStringLiteral("ended")).isEmpty());
 }
 

@@ -188,8 +188,8 @@ public:
     int run()
     {
         for (;;) {
-            std::vector<pollfd> fds = {{STDIN_FILENO, POLLIN, 0}, {parentFd_, POLLIN, 0}, {socket_, POLLIN, 0},
-                                       {pidfd_, POLLIN, 0}};
+            std::vector<pollfd> fds = {
+                {STDIN_FILENO, POLLIN, 0}, {parentFd_, POLLIN, 0}, {socket_, POLLIN, 0}, {pidfd_, POLLIN, 0}};
             if (stdinClosed_) {
                 fds[0].fd = -1;
             }
@@ -242,7 +242,8 @@ private:
                 return;
             }
             if (!lines) {
-                emit({{"from", from}, {"msg", json::parse(std::string(buffer, static_cast<std::size_t>(n)), nullptr, false)}});
+                emit({{"from", from},
+                      {"msg", json::parse(std::string(buffer, static_cast<std::size_t>(n)), nullptr, false)}});
                 continue;
             }
             input_.append(buffer, static_cast<std::size_t>(n));

@@ -229,7 +229,7 @@ void EscalationDeskHoldsAnswers::malformedBodyIs400AndNotRecorded()
 {
     DeskRig rig(true);
     for (const QByteArray& body : {QByteArray("{not json"), QByteArray(R"({"sudo":"yes"})"), QByteArray("{}"),
-                                  QByteArray(R"({"allow_hosts":["evil.org/x"]})")}) {
+                                   QByteArray(R"({"allow_hosts":["evil.org/x"]})")}) {
         auto agent = connectTo(rig.port());
         QVERIFY(sendAll(agent.get(), post(body)));
         const QByteArray answer = receive(agent.get(), kQuick, "}\n");

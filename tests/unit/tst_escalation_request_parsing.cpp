@@ -61,8 +61,7 @@ void EscalationRequestParsing::refusesMalformed_data()
     QTest::newRow("not an object") << QByteArray(R"(["sudo"])") << "JSON object";
     QTest::newRow("empty object") << QByteArray("{}") << "asks for nothing";
     QTest::newRow("only a reason") << QByteArray(R"({"reason":"please"})") << "asks for nothing";
-    QTest::newRow("all false") << QByteArray(R"({"sudo":false,"docker":false,"allow_hosts":[]})")
-                               << "asks for nothing";
+    QTest::newRow("all false") << QByteArray(R"({"sudo":false,"docker":false,"allow_hosts":[]})") << "asks for nothing";
     QTest::newRow("unknown field") << QByteArray(R"({"sudo":true,"yolo":true})") << "unknown field 'yolo'";
     QTest::newRow("sudo as a string") << QByteArray(R"({"sudo":"true"})") << "sudo must be true or false";
     QTest::newRow("sudo as a number") << QByteArray(R"({"sudo":1})") << "sudo must be true or false";
@@ -74,16 +73,14 @@ void EscalationRequestParsing::refusesMalformed_data()
     QTest::newRow("host with a path") << QByteArray(R"({"allow_hosts":["pypi.org/simple"]})")
                                       << "allow_hosts[0] 'pypi.org/simple'";
     QTest::newRow("host a bare wildcard") << QByteArray(R"({"allow_hosts":["*"]})") << "allow_hosts[0]";
-    QTest::newRow("host with a scheme") << QByteArray(R"({"allow_hosts":["https://pypi.org"]})")
-                                        << "allow_hosts[0]";
+    QTest::newRow("host with a scheme") << QByteArray(R"({"allow_hosts":["https://pypi.org"]})") << "allow_hosts[0]";
     QTest::newRow("host empty") << QByteArray(R"({"allow_hosts":["ok.org",""]})") << "allow_hosts[1]";
     QTest::newRow("reason a list") << QByteArray(R"({"sudo":true,"reason":["a"]})") << "reason must be a string";
     QTest::newRow("command a string") << QByteArray(R"({"sudo":true,"command":"rm -rf /"})")
                                       << "command must be an array";
-    QTest::newRow("command with a number") << QByteArray(R"({"sudo":true,"command":["ls",1]})")
-                                           << "command[1] must be a string";
-    QTest::newRow("command with a NUL") << QByteArray(R"({"sudo":true,"command":["ls","a\u0000b"]})")
-                                        << "NUL";
+    QTest::newRow("command with a number")
+        << QByteArray(R"({"sudo":true,"command":["ls",1]})") << "command[1] must be a string";
+    QTest::newRow("command with a NUL") << QByteArray(R"({"sudo":true,"command":["ls","a\u0000b"]})") << "NUL";
     QTest::newRow("empty program") << QByteArray(R"({"sudo":true,"command":[""]})") << "command[0] is empty";
 }
 
@@ -141,8 +138,8 @@ void EscalationRequestParsing::flagArgumentsSpellTheRunFlags()
     request.sudo = true;
     request.docker = true;
     request.netOpen = true;
-    const std::vector<std::string> expected = {"--allow-host", "a.org", "--allow-host", "b.org:8443", "--sudo",
-                                               "--docker", "--net", "open"};
+    const std::vector<std::string> expected = {"--allow-host", "a.org",    "--allow-host", "b.org:8443",
+                                               "--sudo",       "--docker", "--net",        "open"};
     QCOMPARE(request.flagArguments(), expected);
     QVERIFY(moat::EscalationRequest{}.empty());
     QVERIFY(!request.empty());

@@ -112,7 +112,7 @@ void ParentLinkFraming::helloThenDatagramsBothWays()
     QCOMPARE(rig.datagram().value("t", ""), std::string("events"));
 
     for (const std::string& text : {std::string(R"({"t":"stop","by":{"uid":1}})"), std::string("not json"),
-                                   std::string(R"({"no":"type"})"), std::string(R"({"t":"renew"})")}) {
+                                    std::string(R"({"no":"type"})"), std::string(R"({"t":"renew"})")}) {
         QVERIFY(::send(rig.parent_.get(), text.data(), text.size(), 0) > 0);
     }
     rig.spin();
@@ -177,7 +177,7 @@ void ParentLinkFraming::socketIsPrivateAndRemoved()
     {
         LinkRig rig(false);
         QVERIFY(rig.link_->listen(path).ok());
-        struct stat info{};
+        struct stat info {};
         QVERIFY(::stat(supervisors.c_str(), &info) == 0);
         QCOMPARE(info.st_mode & 0777, 0700u);
         QVERIFY(::stat(path.c_str(), &info) == 0);

@@ -14,10 +14,10 @@
 ParentLinkDriver::ParentLinkDriver(AccountRunner& runner, const QString& driver, const QStringList& driverArgs)
 {
     output_ = runner.newDirectory(QStringLiteral("link")) + QStringLiteral("/sandbox-output.txt");
-    const QStringList argv = runner.account().commandLine(
-        QStringList{driver, QStringLiteral("--supervisor"), runner.install().supervisor(), QStringLiteral("--output"),
-                    output_} +
-        driverArgs);
+    const QStringList argv =
+        runner.account().commandLine(QStringList{driver, QStringLiteral("--supervisor"), runner.install().supervisor(),
+                                                 QStringLiteral("--output"), output_} +
+                                     driverArgs);
     process_.setProcessEnvironment(runner.environment());
     process_.setWorkingDirectory(runner.workspace());
     process_.setProcessChannelMode(QProcess::SeparateChannels);
@@ -84,8 +84,7 @@ QJsonObject ParentLinkDriver::waitFor(const QString& from, const QString& type, 
         for (qsizetype i = 0; i < lines_.size(); ++i) {
             if (!taken_[i] && matches(lines_[i], from, type)) {
                 taken_[i] = true;
-                return from == QStringLiteral("driver") ? lines_[i]
-                                                        : lines_[i].value(QStringLiteral("msg")).toObject();
+                return from == QStringLiteral("driver") ? lines_[i] : lines_[i].value(QStringLiteral("msg")).toObject();
             }
         }
         if (deadline.hasExpired() || process_.state() == QProcess::NotRunning) {

@@ -14,8 +14,7 @@ class AccountRunner;
 // speaks JSON lines with the test. Lines are kept in order; waitFor() takes
 // the first one not taken yet that matches. The destructor kills the
 // driver's and the supervisor's process groups.
-class ParentLinkDriver
-{
+class ParentLinkDriver {
 public:
     // driverArgs: [--embedded] [--ttl D] [--ro P] ... -- COMMAND...
     ParentLinkDriver(AccountRunner& runner, const QString& driver, const QStringList& driverArgs);
