@@ -160,6 +160,17 @@ public:
             *error = QStringLiteral("cannot connect to the private bus: %1").arg(connection_->lastError().message());
             return false;
         }
+        // gnome-keyring-daemon returns before it owns its name on the bus.
+        if (withKeychain && !waitFor(
+                                [this] {
+                                    return connection_->interface()
+                                        ->isServiceRegistered(QStringLiteral("org.freedesktop.secrets"))
+                                        .value();
+                                },
+                                15000)) {
+            *error = QStringLiteral("gnome-keyring-daemon did not take org.freedesktop.secrets on the bus");
+            return false;
+        }
         manager_ = std::make_unique<OrgMoatManager1Interface>(QStringLiteral("org.moat.Manager1"),
                                                               QStringLiteral("/org/moat/Manager1"), *connection_);
         manager_->setTimeout(60000);
