@@ -72,8 +72,16 @@ int RequestCommand::execute()
 {
     const char* api = std::getenv("MOAT_API");
     if (!api || !*api) {
-        std::cerr << "moat: moat request works only inside a moat sandbox (MOAT_API is not set). To run with more "
-                     "flags from outside, start a new session: moat run --help\n";
+        const char* session = std::getenv("MOAT_SESSION");
+        if (session && *session) {
+            // Inside, but --net none or --net open: no proxy, so no endpoint.
+            std::cerr << "moat: this sandbox has no control endpoint (MOAT_API is not set: it runs with --net none "
+                         "or --net open), so moat request cannot ask from here. Requests work in sandboxes started "
+                         "with --net proxy, the default\n";
+        } else {
+            std::cerr << "moat: moat request works only inside a moat sandbox (MOAT_API is not set). To run with "
+                         "more flags from outside, start a new session: moat run --help\n";
+        }
         return 125;
     }
     if (!net_.empty() && net_ != "open") {

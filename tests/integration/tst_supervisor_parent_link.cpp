@@ -126,6 +126,8 @@ private slots:
     void aPendingRequestSurvivesReattachment();
     void anotherUidIsRefused_data();
     void anotherUidIsRefused();
+    void moatRequestOutsideASandboxSaysSo_data();
+    void moatRequestOutsideASandboxSaysSo();
 
 private:
     QString driver() const { return fixture_.install().tool(QStringLiteral("parent-link-driver")); }
@@ -518,6 +520,27 @@ void SupervisorParentLink::anotherUidIsRefused()
     link.send(kSocket, message(QStringLiteral("stop"),
                                {{QStringLiteral("by"), by(QStringLiteral("eve"), QStringLiteral("cli"))}}));
     QVERIFY(!link.waitFor(kSocket, QStringLiteral("ended")).isEmpty());
+}
+
+void SupervisorParentLink::moatRequestOutsideASandboxSaysSo_data()
+{
+    IntegrationFixture::addAccountColumn();
+    IntegrationFixture::addAccountRows();
+}
+
+void SupervisorParentLink::moatRequestOutsideASandboxSaysSo()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    const ProcessResult outside = runner->moat({QStringLiteral("request"), QStringLiteral("--sudo")});
+    QCOMPARE(outside.exitCode, 125);
+    QVERIFY2(outside.stdErr().contains(QStringLiteral("moat request works only inside a moat sandbox")),
+             qPrintable(outside.describe()));
+    // Inside, without a proxy there is no endpoint to ask.
+    const ProcessResult unproxied =
+        runner->moatRun(sandboxWithMoat({QStringLiteral("--net"), QStringLiteral("none")}),
+                        {fixture_.install().moat(), QStringLiteral("request"), QStringLiteral("--sudo")});
+    QCOMPARE(unproxied.exitCode, 125);
+    QVERIFY2(unproxied.stdErr().contains(QStringLiteral("no control endpoint")), qPrintable(unproxied.describe()));
 }
 
 QTEST_GUILESS_MAIN(SupervisorParentLink)
