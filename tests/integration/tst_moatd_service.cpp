@@ -15,6 +15,7 @@
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
 #include <QDBusUnixFileDescriptor>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -269,12 +270,12 @@ struct StartedSession {
 // Sends StartSession without waiting for its answer (*reply); the session's
 // error is set when the call could not even be made.
 std::unique_ptr<StartedSession> sendStartSession(PrivateBus& bus, const QStringList& command, const QString& workspace,
-                                                 QDBusPendingReply<QString>* reply)
+                                                 QDBusPendingReply<QString>* reply, const char* net = "none")
 {
     auto session = std::make_unique<StartedSession>();
     moat::RunRequest request;
     request.workspace = workspace.toStdString();
-    request.net = "none";
+    request.net = net;
     for (const QString& word : command) {
         request.command.push_back(word.toStdString());
     }
@@ -312,10 +313,11 @@ void finishStartSession(StartedSession& session, QDBusPendingReply<QString>& rep
     }
 }
 
-std::unique_ptr<StartedSession> startSession(PrivateBus& bus, const QStringList& command, const QString& workspace)
+std::unique_ptr<StartedSession> startSession(PrivateBus& bus, const QStringList& command, const QString& workspace,
+                                             const char* net = "none")
 {
     QDBusPendingReply<QString> reply;
-    auto session = sendStartSession(bus, command, workspace, &reply);
+    auto session = sendStartSession(bus, command, workspace, &reply, net);
     if (session->error.isEmpty()) {
         finishStartSession(*session, reply);
     }
@@ -560,6 +562,102 @@ private slots:
             QCOMPARE(session.message(QStringLiteral("ended")).value(QStringLiteral("exit_code")).toInt(-1), i);
         }
         QVERIFY(bus.moatdPid() > 0);  // still the same, still there
+    }
+
+    void anAnswerNamesItsApproverAndStartsTheSuccessor()
+    {
+        MOAT_NEED_PARENT_LINK();
+        PrivateBus bus;
+        QString error;
+        QVERIFY2(bus.start(false, &error), qPrintable(error));
+        QVERIFY(!bus.manager().ListSessions(true).isError());
+        QSignalSpy requested(&bus.manager(), &OrgMoatManager1Interface::ApprovalRequested);
+        QSignalSpy decided(&bus.manager(), &OrgMoatManager1Interface::ApprovalDecided);
+        // The agent asks for sudo (the default policy asks a person) and a
+        // command for its successor, which reports its uid.
+        auto session = startSession(
+            bus,
+            {QStringLiteral("sh"), QStringLiteral("-c"),
+             QStringLiteral(
+                 "curl -s -X POST -d '{\"sudo\":true,\"reason\":\"apt needs root\",\"command\":[\"id\",\"-u\"]}' "
+                 "\"$MOAT_API/v1/requests\"; echo")},
+            workspace_.path(), "proxy");
+        QVERIFY2(session->error.isEmpty(), qPrintable(session->error));
+        QVERIFY2(waitFor([&] { return !requested.isEmpty(); }, kStartMs), session->linkText.constData());
+        const QString rid = requested.first().at(0).toString();
+        const QJsonObject shown = QJsonDocument::fromJson(requested.first().at(1).toString().toUtf8()).object();
+        QCOMPARE(shown.value(QStringLiteral("session")).toString(), session->id);
+        QCOMPARE(shown.value(QStringLiteral("reason")).toString(), QStringLiteral("apt needs root"));
+        QVERIFY(shown.value(QStringLiteral("flags")).toArray().contains(QStringLiteral("--sudo")));
+
+        auto listed = bus.manager().ListApprovals();
+        listed.waitForFinished();
+        QVERIFY(listed.value().contains(rid));
+        auto wrongClient = bus.manager().AnswerApproval(rid, true, QStringLiteral("me"));
+        wrongClient.waitForFinished();
+        QCOMPARE(wrongClient.error().name(), QStringLiteral("org.moat.Error.InvalidArgument"));
+        auto answer = bus.manager().AnswerApproval(rid, true, QStringLiteral("gui"));
+        answer.waitForFinished();
+        QVERIFY2(!answer.isError(), qPrintable(answer.error().message()));
+        const QJsonObject decision = QJsonDocument::fromJson(answer.value().toUtf8()).object();
+        QCOMPARE(decision.value(QStringLiteral("decision")).toString(), QStringLiteral("approved"));
+        QVERIFY(decision.value(QStringLiteral("successor")).toBool());
+        const QJsonObject by = decision.value(QStringLiteral("by")).toObject();
+        QCOMPARE(by.value(QStringLiteral("uid")).toInteger(-1), qint64(::getuid()));
+        QCOMPARE(by.value(QStringLiteral("user")).toString(), HostAccount::invoker().name());
+        QCOMPARE(by.value(QStringLiteral("client")).toString(), QStringLiteral("gui"));
+        QVERIFY(QDateTime::fromString(by.value(QStringLiteral("time")).toString(), Qt::ISODate).isValid());
+        QVERIFY(waitFor([&] { return !decided.isEmpty(); }, 5000));
+        QCOMPARE(decided.first().at(0).toString(), rid);
+        auto again = bus.manager().AnswerApproval(rid, false, QStringLiteral("cli"));
+        again.waitForFinished();
+        QCOMPARE(again.error().name(), QStringLiteral("org.moat.Error.NoSuchRequest"));
+
+        // The successor follows on the same link and pipes, as root in its
+        // own namespace, linked to its parent and the request.
+        QVERIFY2(session->waitFor(QStringLiteral("ended")), session->linkText.constData());
+        const QJsonObject successor = session->message(QStringLiteral("successor"));
+        QCOMPARE(successor.value(QStringLiteral("parent")).toString(), session->id);
+        QCOMPARE(successor.value(QStringLiteral("request")).toString(), rid);
+        const QString next = successor.value(QStringLiteral("session")).toString();
+        QCOMPARE(session->message(QStringLiteral("ended")).value(QStringLiteral("session")).toString(), next);
+        const QByteArray output = session->output();
+        QVERIFY2(output.contains("\"decision\":\"approved\""), output.constData());
+        QVERIFY2(output.endsWith("0\n"), output.constData());
+        const QJsonObject spec = QJsonDocument::fromJson(readAll(bus.path("state") + QStringLiteral("/sessions/") +
+                                                                 next + QStringLiteral("/spec.json")))
+                                     .object();
+        QCOMPARE(spec.value(QStringLiteral("parent")).toString(), session->id);
+        QCOMPARE(spec.value(QStringLiteral("request")).toString(), rid);
+        QVERIFY(spec.value(QStringLiteral("sudo")).toBool());
+        // The parent's record names the approver.
+        const QByteArray events =
+            readAll(bus.path("state") + QStringLiteral("/sessions/") + session->id + QStringLiteral("/events.jsonl"));
+        QVERIFY2(events.contains("approval.decision"), events.constData());
+        QVERIFY2(events.contains("\"client\":\"gui\""), events.constData());
+    }
+
+    void aBrokenPolicyDeniesEveryRequest()
+    {
+        MOAT_NEED_PARENT_LINK();
+        PrivateBus bus;
+        QString error;
+        QVERIFY2(bus.start(false, &error), qPrintable(error));
+        QFile policy(bus.path("config") + QStringLiteral("/policy.toml"));
+        QVERIFY(policy.open(QIODevice::WriteOnly));
+        policy.write("sudo = \"auto\"\n[allow_host\n");  // auto for sudo, then a syntax error
+        policy.close();
+        auto session =
+            startSession(bus,
+                         {QStringLiteral("sh"), QStringLiteral("-c"),
+                          QStringLiteral("curl -s -X POST -d '{\"sudo\":true}' \"$MOAT_API/v1/requests\"; echo")},
+                         workspace_.path(), "proxy");
+        QVERIFY2(session->error.isEmpty(), qPrintable(session->error));
+        QVERIFY2(session->waitFor(QStringLiteral("ended")), session->linkText.constData());
+        QVERIFY(session->message(QStringLiteral("successor")).isEmpty());
+        const QByteArray output = session->output();
+        QVERIFY2(output.contains("\"decision\":\"denied\""), output.constData());
+        QVERIFY2(output.contains("policy.toml:2"), output.constData());
     }
 
     void aKilledSupervisorFailsItsSession()
