@@ -390,7 +390,9 @@ void SessionRegistry::onFinished(const QString& id, const QString& reportedState
     if (!chain) {
         return;
     }
-    if (session->successor && !chain->hungUp && startSuccessor(*session, chain)) {
+    // Only a command that exited hands over to its successor: a session
+    // stopped, expired or failed ends its chain.
+    if (session->successor && state == QLatin1String("exited") && !chain->hungUp && startSuccessor(*session, chain)) {
         return;
     }
     if (chain->client) {
