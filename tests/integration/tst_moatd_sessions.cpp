@@ -78,6 +78,7 @@ private slots:
     void aKilledSupervisorShowsAsFailed();
     void sessionsSurviveAMoatdRestart_data();
     void sessionsSurviveAMoatdRestart();
+    void anotherAccountsMoatdRefusesAndMoatSaysSo();
     void nothingInsideReachesTheBus_data();
     void nothingInsideReachesTheBus();
     void hundredSessionsLeakNothing_data();
@@ -438,6 +439,37 @@ void MoatdSessions::sessionsSurviveAMoatdRestart()
     // moat run learnt the status from the session's record: sleep's SIGTERM.
     QVERIFY2(session->output().contains("EXIT=143"), session->output().constData());
     QVERIFY(!ProcessTable::isAlive(supervisor));
+}
+
+void MoatdSessions::anotherAccountsMoatdRefusesAndMoatSaysSo()
+{
+    if (!fixture_.root() || !fixture_.user()) {
+        QSKIP("needs the suite to run as root: root's moatd, called by the ordinary test user's moat");
+    }
+    if (const QString missing = MoatdBus::missingPieces(); !missing.isEmpty()) {
+        QSKIP(qPrintable(missing));
+    }
+    // root's bus and moatd, open to every account at the bus level: what
+    // refuses the test user is moatd's check of the caller's uid, and moat
+    // must say so (exit 125), not quietly run the session without moatd.
+    MoatdBus bus(fixture_.root());
+    QString error;
+    QVERIFY2(bus.start(&error, MoatdBus::Access::AnyUser), qPrintable(error));
+    RunOptions options;
+    options.environment = {{QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), bus.openAddress()}};
+    AccountRunner* user = fixture_.user();
+    const ProcessResult run = user->moatShell({}, QStringLiteral("echo the session ran"), options);
+    QVERIFY2(run.exitCode == 125 && !run.out.contains("the session ran") &&
+                 run.stdErr().contains(QLatin1String("AccessDenied")) && run.stdErr().contains(QLatin1String("--embedded")),
+             qPrintable(run.describe()));
+    QVERIFY2(bus.moatdPid() > 0, "root's moatd was not the one that answered");
+    const ProcessResult approvals = user->moat({QStringLiteral("approvals")}, options);
+    QVERIFY2(approvals.exitCode == 125 && approvals.stdErr().contains(QLatin1String("AccessDenied")),
+             qPrintable(approvals.describe()));
+    // --embedded is the way around it.
+    const ProcessResult embedded =
+        user->moatShell({QStringLiteral("--embedded")}, QStringLiteral("echo the session ran"), options);
+    QVERIFY2(embedded.succeeded() && embedded.out.contains("the session ran"), qPrintable(embedded.describe()));
 }
 
 void MoatdSessions::nothingInsideReachesTheBus_data()

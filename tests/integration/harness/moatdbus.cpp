@@ -94,7 +94,7 @@ QString MoatdBus::moatdProgram() const
     return runner_->install().dir() + QStringLiteral("/moatd");
 }
 
-bool MoatdBus::start(QString* error)
+bool MoatdBus::start(QString* error, Access access)
 {
     AccountRunner* runner = runner_;
     // moatd joins the private install: it starts the moat-supervisor beside it.
@@ -126,20 +126,30 @@ bool MoatdBus::start(QString* error)
     }
     const QString config = services + QStringLiteral("/bus.conf");
     address_ = QStringLiteral("unix:path=%1/bus").arg(runtime_);
+    QString openListen;
+    QString openPolicy;
+    if (access == Access::AnyUser) {
+        // In a 0755 directory of the test's, beside the owner's 0700 one.
+        openAddress_ = QStringLiteral("unix:path=%1/bus-open").arg(services);
+        openListen = QStringLiteral("  <listen>%1</listen>\n").arg(openAddress_);
+        openPolicy = QStringLiteral("    <allow user=\"*\"/>\n");
+    }
     const QByteArray busConfig = QStringLiteral(
         "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n"
         " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
         "<busconfig>\n"
         "  <type>session</type>\n"
         "  <listen>%1</listen>\n"
+        "%3"
         "  <auth>EXTERNAL</auth>\n"
         "  <servicedir>%2</servicedir>\n"
         "  <policy context=\"default\">\n"
+        "%4"
         "    <allow send_destination=\"*\" eavesdrop=\"true\"/>\n"
         "    <allow eavesdrop=\"true\"/>\n"
         "    <allow own=\"*\"/>\n"
         "  </policy>\n"
-        "</busconfig>\n").arg(address_, services).toUtf8();
+        "</busconfig>\n").arg(address_, services, openListen, openPolicy).toUtf8();
     if (!writeFile(services + QLatin1Char('/') + kServiceFile, service, error) ||
         !writeFile(config, busConfig, error)) {
         return false;

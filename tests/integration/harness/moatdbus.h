@@ -34,7 +34,14 @@ public:
     // Why the bus cannot run here (a tool or moatd missing); empty when it can.
     static QString missingPieces();
 
-    bool start(QString* error);
+    // OwnerOnly: the bus of one account, as a desktop session's is.
+    // AnyUser: a second socket any account may connect to, and a policy that
+    // lets it call moatd, so that moatd's own check of the caller's uid is
+    // what refuses another account (openAddress()).
+    enum class Access { OwnerOnly, AnyUser };
+    bool start(QString* error, Access access = Access::OwnerOnly);
+    // With Access::AnyUser: the address other accounts connect to.
+    QString openAddress() const { return openAddress_; }
 
     // DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR, for RunOptions::environment.
     QMap<QString, QString> environment() const;
@@ -65,5 +72,6 @@ private:
     AccountRunner* runner_ = nullptr;
     std::unique_ptr<BackgroundProcess> bus_;
     QString address_;
+    QString openAddress_;
     QString runtime_;
 };
