@@ -269,11 +269,16 @@ void Escalation::anAgentsRequestIsDecided()
         QVERIFY2(!firstOfType(nextEvents, QStringLiteral("net.allow")).isEmpty(), qPrintable(raw));
         const QJsonObject start = firstOfType(nextEvents, QStringLiteral("session.start"));
         const QJsonObject startData = start.value(QLatin1String("data")).toObject();
-        if (!startData.contains(QLatin1String("parent"))) {
-            QSKIP("a successor's session.start does not record data.parent yet (moat-supervisor's session.start, "
-                  "helper \"sup\"); everything before this line held");
-        }
         QCOMPARE(startData.value(QLatin1String("parent")).toString(), first);
+        // ...and the request that widened it, the one the parent's record decided.
+        const QString decidedRid = decided.value(QLatin1String("rid")).toString();
+        QVERIFY(!decidedRid.isEmpty());
+        QCOMPARE(startData.value(QLatin1String("request")).toString(), decidedRid);
+        QCOMPARE(request.value(QLatin1String("data")).toObject().value(QLatin1String("rid")).toString(), decidedRid);
+        if (!rid.isEmpty()) {
+            QCOMPARE(decidedRid, rid);  // the one `moat approvals` listed and `moat approve` answered
+        }
+        QVERIFY2(output.contains("(approved request " + decidedRid.toUtf8() + ")"), output.constData());
     } else {
         QVERIFY2(!output.contains(marker_) && !output.contains("continues as"), output.constData());
         if (mode == QLatin1String("deny")) {
