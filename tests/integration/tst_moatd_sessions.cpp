@@ -79,6 +79,8 @@ private slots:
     void sessionsSurviveAMoatdRestart_data();
     void sessionsSurviveAMoatdRestart();
     void anotherAccountsMoatdRefusesAndMoatSaysSo();
+    void lostMoatdAndSupervisorIsExit125_data();
+    void lostMoatdAndSupervisorIsExit125();
     void nothingInsideReachesTheBus_data();
     void nothingInsideReachesTheBus();
     void hundredSessionsLeakNothing_data();
@@ -439,6 +441,34 @@ void MoatdSessions::sessionsSurviveAMoatdRestart()
     // moat run learnt the status from the session's record: sleep's SIGTERM.
     QVERIFY2(session->output().contains("EXIT=143"), session->output().constData());
     QVERIFY(!ProcessTable::isAlive(supervisor));
+}
+
+void MoatdSessions::lostMoatdAndSupervisorIsExit125_data()
+{
+    IntegrationFixture::addAccountColumn();
+    IntegrationFixture::addAccountRows();
+}
+
+void MoatdSessions::lostMoatdAndSupervisorIsExit125()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    MOAT_START_BUS(runner, bus);
+    auto session = bus.startSession({QStringLiteral("--name"), QStringLiteral("doubly-lost")},
+                                    QStringLiteral("echo ready; sleep 600"));
+    QVERIFY2(session->waitForOutput("ready", 30000), session->output().constData());
+    const QString id = bus.session(QStringLiteral("doubly-lost")).value(QLatin1String("id")).toString();
+    const pid_t supervisor = supervisorPid(runner, id);
+    QVERIFY(supervisor > 0);
+    // moatd first: moat run now waits on the supervisor itself...
+    QVERIFY(bus.killMoatd());
+    QThread::msleep(300);
+    QVERIFY2(session->isRunning(), session->output().constData());
+    // ...which dies without a word: the status cannot be known, and moat says so.
+    QCOMPARE(::kill(supervisor, SIGKILL), 0);
+    QVERIFY2(session->waitForOutput("EXIT=", 20000), session->output().constData());
+    QVERIFY2(session->output().contains("EXIT=125") && session->output().contains("lost moatd") &&
+                 session->output().contains(id.toUtf8()),
+             session->output().constData());
 }
 
 void MoatdSessions::anotherAccountsMoatdRefusesAndMoatSaysSo()
