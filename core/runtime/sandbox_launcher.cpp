@@ -18,12 +18,31 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <memory>
+#include <vector>
 
 namespace moat {
 
 namespace {
+
+// Closes every fd from 3 up except those in `keep` (sorted). No allocation:
+// runs in the child of clone3.
+void closeAllFdsExcept(const std::vector<int>& keep)
+{
+    unsigned int from = 3;
+    for (int fd : keep) {
+        const auto kept = static_cast<unsigned int>(fd);
+        if (kept > from) {
+            ::close_range(from, kept - 1, 0);
+        }
+        if (kept >= from) {
+            from = kept + 1;
+        }
+    }
+    ::close_range(from, ~0U, 0);
+}
 
 Error userNamespaceError(int err)
 {
@@ -123,6 +142,15 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
     }
     auto& [supervisorEnd, initEnd] = channels.value();
 
+    // Every fd init needs; it closes all others before it does anything.
+    // Computed here because the child must not allocate.
+    std::vector<int> initKeeps = {initEnd.fd(), config.stdinFd, config.stdoutFd, config.stderrFd};
+    for (const auto& bind : config.rootfs.binds) {
+        initKeeps.push_back(bind.preparedTreeFd);
+    }
+    std::erase_if(initKeeps, [](int fd) { return fd < 3; });
+    std::sort(initKeeps.begin(), initKeeps.end());
+
     sys::CloneArgs args;
     args.flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP |
                  sys::kCloneNewTime | CLONE_PIDFD;
@@ -149,7 +177,11 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
         for (int fd = 0; fd < 3 && devNull >= 0; ++fd) {
             ::dup2(devNull, fd);
         }
-        ::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+        // Close, not just mark close-on-exec: init never execs, and the
+        // supervisor holds fds that lead out of the sandbox (its parent
+        // link to moatd, the user's terminal, sockets) which init, the
+        // sandbox's pid 1, must never hold.
+        closeAllFdsExcept(initKeeps);
         ::_exit(runSandboxInit(config, initEnd));
     }
     sandbox.initPid = static_cast<pid_t>(pid);

@@ -102,6 +102,45 @@ QString connectAndRead(const QString& path)
     return QString::fromUtf8(line);
 }
 
+// What a process's fds lead to (readlink of /proc/PID/fd/*).
+QStringList fdTargets(qint64 pid)
+{
+    QStringList targets;
+    const QString dir = QStringLiteral("/proc/%1/fd").arg(pid);
+    for (const QString& fd : QDir(dir).entryList(QDir::NoDotAndDotDot | QDir::System | QDir::Files)) {
+        // readlink(2) itself: "socket:[N]" is not a path to resolve.
+        char target[256];
+        const ssize_t n = ::readlink((dir + QLatin1Char('/') + fd).toUtf8().constData(), target, sizeof target - 1);
+        if (n > 0) {
+            targets.append(QString::fromUtf8(target, n));
+        }
+    }
+    return targets;
+}
+
+// The children of a process, from /proc/*/stat.
+QList<qint64> childrenOf(qint64 parent)
+{
+    QList<qint64> children;
+    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid) {
+            continue;
+        }
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly)) {
+            continue;
+        }
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 1 && fields[1].toLongLong() == parent) {
+            children.append(pid);
+        }
+    }
+    return children;
+}
+
 }  // namespace
 
 class SupervisorParentLink : public QObject {
@@ -188,6 +227,26 @@ void SupervisorParentLink::helloStartedStopEnded()
     QVERIFY(!started.value(QStringLiteral("expires")).toString().isEmpty());
     QCOMPARE(started.value(QStringLiteral("supervisor_pid")).toInteger(), link.supervisorPid());
     QVERIFY2(!link.waitFor(kFd, QStringLiteral("events")).isEmpty(), qPrintable(link.transcript()));
+
+    // Sandbox init (the supervisor's child, pid 1 inside) holds none of the
+    // supervisor's fds that lead out: not the parent link to moatd, not the
+    // re-attach socket. Only root may look into a non-dumpable process.
+    if (::geteuid() == 0) {
+        const QStringList supervisorFds = fdTargets(link.supervisorPid());
+        const QList<qint64> children = childrenOf(link.supervisorPid());
+        QCOMPARE(children.size(), 1);
+        const QStringList initFds = fdTargets(children.first());
+        QVERIFY(!initFds.isEmpty());
+        for (const QString& target : initFds) {
+            // The init channel's two ends are different sockets: a socket
+            // both hold can only be one the supervisor kept for itself. The
+            // spec and the record keys travel on memfds.
+            const bool sharedSocket = target.startsWith(QLatin1String("socket:")) && supervisorFds.contains(target);
+            QVERIFY2(!sharedSocket && !target.startsWith(QLatin1String("/memfd:")),
+                     qPrintable(QStringLiteral("init holds %1; all it holds: %2; the supervisor holds %3")
+                                    .arg(target, initFds.join(u' '), supervisorFds.join(u' '))));
+        }
+    }
 
     // The re-attach socket: 0600 in a 0700 directory, the account's own.
     struct stat socketInfo {};
