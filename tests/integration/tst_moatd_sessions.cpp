@@ -141,6 +141,12 @@ void MoatdSessions::runThroughMoatdExitsWithTheCommandsStatus()
     QCOMPARE(bus.moatdPid(), 0);  // not yet: activation starts it
     RunOptions options;
     options.environment = bus.environment();
+    // --json-events names a file of the caller's: that session runs embedded.
+    const QString events = runner->workspace() + QStringLiteral("/events.jsonl");
+    const ProcessResult mirrored = runner->moatShell({QStringLiteral("--json-events"), events}, QStringLiteral("exit 3"),
+                                                     options);
+    QVERIFY2(mirrored.exitCode == 3 && QFile(events).size() > 0, qPrintable(mirrored.describe()));
+    QCOMPARE(bus.moatdPid(), 0);
     const ProcessResult run = runner->moatShell({QStringLiteral("--name"), QStringLiteral("seven")},
                                                 QStringLiteral("echo out; echo err >&2; exit 7"), options);
     QVERIFY2(run.exitCode == 7, qPrintable(run.describe()));
