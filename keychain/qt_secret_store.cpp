@@ -8,6 +8,8 @@
 #include <QTimer>
 #include <qt6keychain/keychain.h>
 
+#include <memory>
+
 namespace moat::keychain {
 
 namespace {
@@ -36,7 +38,8 @@ public:
         auto* job = new QKeychain::ReadPasswordJob(kService);
         job->setKey(QString::fromStdString(name));
         QString problem;
-        if (!run(job, &problem)) {
+        const std::unique_ptr<QKeychain::Job> owned = run(job, &problem);
+        if (!owned) {
             return Error{problem.toStdString()};
         }
         if (job->error() == QKeychain::EntryNotFound) {
@@ -57,7 +60,8 @@ public:
         job->setKey(QString::fromStdString(name));
         job->setTextData(QString::fromStdString(text));
         QString problem;
-        if (!run(job, &problem)) {
+        const std::unique_ptr<QKeychain::Job> owned = run(job, &problem);
+        if (!owned) {
             return Error{problem.toStdString()};
         }
         if (job->error() != QKeychain::NoError) {
@@ -67,11 +71,14 @@ public:
     }
 
 private:
-    // Runs one job to its end (or the timeout). The job deletes itself when
-    // it finishes, even after a timeout has given up on it.
-    static bool run(QKeychain::Job* job, QString* error)
+    // Runs one job to its end and hands it back to be read and deleted.
+    // Not auto-deleted: a deferred delete could run in any nested event loop
+    // (another keychain call, a D-Bus call in moatd) before the caller has
+    // read the job's result. After a timeout the job is left to delete
+    // itself whenever it does finish, and nullptr comes back.
+    static std::unique_ptr<QKeychain::Job> run(QKeychain::Job* job, QString* error)
     {
-        job->setAutoDelete(true);
+        job->setAutoDelete(false);
         bool finished = false;
         QEventLoop loop;
         QObject::connect(job, &QKeychain::Job::finished, &loop, [&finished, &loop] {
@@ -84,9 +91,10 @@ private:
         if (!finished) {
             *error = QStringLiteral("the keychain did not answer within %1 seconds").arg(kKeychainTimeoutMs / 1000);
             QObject::disconnect(job, nullptr, &loop, nullptr);
-            return false;
+            QObject::connect(job, &QKeychain::Job::finished, job, &QObject::deleteLater);
+            return nullptr;
         }
-        return true;
+        return std::unique_ptr<QKeychain::Job>(job);
     }
 
     std::unique_ptr<QCoreApplication> application_;
