@@ -56,6 +56,11 @@ void ClientLink::sendSuccessor(const QString& session, const QString& parent, co
         {{key("t"), key("successor")}, {key("session"), session}, {key("parent"), parent}, {key("request"), request}});
 }
 
+void ClientLink::sendApproval(const QJsonObject& request)
+{
+    channel_->send({{key("t"), key("approval")}, {key("request"), request}});
+}
+
 void ClientLink::sendEnded(const QString& session, const QString& state, int exitCode)
 {
     ended_ = true;

@@ -31,6 +31,9 @@ public:
     void sendStarted(const QString& session);
     void sendSuccessor(const QString& session, const QString& parent, const QString& request);
     // The last message; the link is closed after it.
+    // An agent's request waits for a person: the attached `moat run` says so
+    // on the terminal that started the session, with how to answer.
+    void sendApproval(const QJsonObject& request);
     void sendEnded(const QString& session, const QString& state, int exitCode);
     bool isDetached() const { return detached_; }
 

@@ -7,6 +7,7 @@
 #include <QDBusMessage>
 #include <QFile>
 #include <QJsonDocument>
+#include <QJsonObject>
 
 #include "approval_broker.h"
 #include "audit/event_line.h"
@@ -65,6 +66,10 @@ ManagerService::ManagerService(MoatPaths paths, QObject* parent)
     connect(sessions_.get(), &SessionRegistry::eventsAppended, this, &ManagerService::EventsAppended);
     connect(sessions_.get(), &SessionRegistry::requestReceived, approvals_.get(), &ApprovalBroker::onRequest);
     connect(approvals_.get(), &ApprovalBroker::approvalRequested, this, &ManagerService::ApprovalRequested);
+    connect(approvals_.get(), &ApprovalBroker::approvalRequested, this, [this](const QString&, const QString& json) {
+        const QJsonObject request = QJsonDocument::fromJson(json.toUtf8()).object();
+        sessions_->tellClientOfApproval(request.value(QStringLiteral("session")).toString(), request);
+    });
     connect(approvals_.get(), &ApprovalBroker::approvalDecided, this, &ManagerService::ApprovalDecided);
 }
 

@@ -266,6 +266,13 @@ bool SessionRegistry::hasClient(const QString& id) const
            !session->chain->client->isDetached();
 }
 
+void SessionRegistry::tellClientOfApproval(const QString& id, const QJsonObject& request)
+{
+    if (hasClient(id)) {
+        sessions_.value(id)->chain->client->sendApproval(request);
+    }
+}
+
 void SessionRegistry::stop(const QString& id, const QJsonObject& by)
 {
     if (const auto session = sessions_.value(id)) {

@@ -65,6 +65,9 @@ public:
     void renew(const QString& id, const QString& ttl, const QJsonObject& by,
                std::function<void(const QString& expires, const QString& why)> done);
     bool sendToSupervisor(const QString& id, const QJsonObject& message);
+    // Tells the `moat run` attached to session `id` (if any) that a request
+    // of it waits for a person.
+    void tellClientOfApproval(const QString& id, const QJsonObject& request);
     // On "approved" with a successor: started when `id` ends.
     void setSuccessor(const QString& id, const QString& requestId, const EscalationRequest& request);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "attached_session.h"
 
+#include "approval_notice.h"
 #include "session_directory.h"
 
 #include <nlohmann/json.hpp>
@@ -128,6 +129,8 @@ bool AttachedSession::handleLine(const std::string& line, int* exitCode)
             (request.empty() ? std::string("?") : request) + ")");
         sessionId_ = next;
         supervisorPid_ = 0;
+    } else if (type == "approval" && message.contains("request") && message["request"].is_object()) {
+        say(approvalNotice(message["request"]));
     } else if (type == "ended") {
         *exitCode = message.value("exit_code", 125);
         return true;

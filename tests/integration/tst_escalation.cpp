@@ -205,6 +205,10 @@ void Escalation::anAgentsRequestIsDecided()
                      },
                      20000),
                  session->output().constData());
+        // The terminal that started the session is told, with how to answer.
+        QVERIFY2(session->waitForOutput(("moat approve " + rid + " or moat deny " + rid).toUtf8(), 10000),
+                 session->output().constData());
+        QVERIFY2(session->output().contains("(the agent's words): \"fetch the marker\""), session->output().constData());
         const ProcessResult readable = runner->moat({QStringLiteral("approvals")}, withBus);
         QVERIFY2(readable.succeeded() && readable.stdOut().contains(rid) &&
                      readable.stdOut().contains(QLatin1String("fetch the marker")),

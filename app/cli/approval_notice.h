@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace moat::cli {
+
+// The line `moat run` prints on the terminal that started a session when
+// moatd says a request of its agent waits for a person (a request as
+// ListApprovals shows it: id, flags, command, reason, expires). The flags,
+// the command and the reason were written by the agent: every control
+// character (C0, DEL, C1) is shown as '?' so that nothing the agent wrote
+// can move the cursor, change colours or talk to the terminal, and the
+// reason is shortened and quoted as the agent's words.
+std::string approvalNotice(const nlohmann::json& request);
+
+// `text` with every control character replaced by '?', cut to `maxBytes`
+// (at a character boundary, "..." appended when cut).
+std::string terminalSafe(const std::string& text, std::size_t maxBytes);
+
+}  // namespace moat::cli
