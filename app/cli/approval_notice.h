@@ -16,8 +16,4 @@ namespace moat::cli {
 // reason is shortened and quoted as the agent's words.
 std::string approvalNotice(const nlohmann::json& request);
 
-// `text` with every control character replaced by '?', cut to `maxBytes`
-// (at a character boundary, "..." appended when cut).
-std::string terminalSafe(const std::string& text, std::size_t maxBytes);
-
 }  // namespace moat::cli

@@ -2,6 +2,7 @@
 #include "approvals_command.h"
 
 #include "moatd_call.h"
+#include "terminal_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,7 +18,7 @@ constexpr const char* kNeedsMoatd =
     "Start moatd: installed packages start it on demand through D-Bus activation; from a build tree run "
     "'build/bin/moatd &' in a desktop session (or under dbus-run-session), then start sessions with moat run";
 
-std::string text(const nlohmann::json& value)
+std::string rawText(const nlohmann::json& value)
 {
     if (value.is_string()) {
         return value.get<std::string>();
@@ -25,11 +26,17 @@ std::string text(const nlohmann::json& value)
     if (value.is_array()) {
         std::string joined;
         for (const auto& item : value) {
-            joined += (joined.empty() ? "" : " ") + text(item);
+            joined += (joined.empty() ? "" : " ") + rawText(item);
         }
         return joined;
     }
     return value.is_null() ? std::string() : value.dump();
+}
+
+// What the agent wrote or chose, as the terminal may show it.
+std::string text(const nlohmann::json& value)
+{
+    return terminalSafe(rawText(value));
 }
 
 void printApprovals(const nlohmann::json& approvals)
@@ -46,7 +53,7 @@ void printApprovals(const nlohmann::json& approvals)
             std::cout << "    command: " << command << "\n";
         }
         // The agent's words: quoted, never taken as instructions.
-        std::cout << "    reason: " << nlohmann::json(text(request.value("reason", nlohmann::json()))).dump()
+        std::cout << "    reason: " << terminalSafe(nlohmann::json(rawText(request.value("reason", nlohmann::json()))).dump())
                   << "\n    requested " << text(request.value("requested", nlohmann::json())) << ", expires "
                   << text(request.value("expires", nlohmann::json())) << "\n";
     }

@@ -2,6 +2,7 @@
 #include "logs_command.h"
 
 #include "session_directory.h"
+#include "terminal_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -91,7 +92,7 @@ int LogsCommand::execute()
             size_t start = 0;
             for (size_t newline; (newline = pending.find('\n', start)) != std::string::npos; start = newline + 1) {
                 const std::string line = pending.substr(start, newline - start);
-                std::cout << (json_ ? line : readable(line)) << "\n";
+                std::cout << (json_ ? line : terminalSafe(readable(line))) << "\n";
                 ended = ended || isEnd(line);
             }
             pending.erase(0, start);

@@ -69,6 +69,8 @@ private slots:
     void everyExecIsRecordedWithItsArgv();
     void aProcessThatIsNotDumpableIsRecordedToo_data();
     void aProcessThatIsNotDumpableIsRecordedToo();
+    void moatLogsShowsAnAgentsEscapeSequencesHarmlessly_data();
+    void moatLogsShowsAnAgentsEscapeSequencesHarmlessly();
     void aTightExecLoopIsAnsweredAndCounted_data();
     void aTightExecLoopIsAnsweredAndCounted();
 
@@ -90,6 +92,47 @@ void ExecEvents::init()
 void ExecEvents::cleanupTestCase()
 {
     fixture_.tearDown();
+}
+
+void ExecEvents::moatLogsShowsAnAgentsEscapeSequencesHarmlessly_data()
+{
+    IntegrationFixture::addAccountColumn();
+    IntegrationFixture::addAccountRows();
+}
+
+// The agent chooses what its execs look like: an argument with a title
+// change (OSC 0), a cleared screen and a bell is recorded as it was, and
+// `moat logs` must not hand those bytes to the user's terminal.
+void ExecEvents::moatLogsShowsAnAgentsEscapeSequencesHarmlessly()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    const QString file = runner->newDirectory(QStringLiteral("exec")) + QStringLiteral("/events.jsonl");
+    const QString name = QStringLiteral("escapes-%1").arg(QTest::currentDataTag());
+    const ProcessResult result = runner->moatRun(
+        {QStringLiteral("--json-events"), file, QStringLiteral("--name"), name},
+        {QStringLiteral("sh"), QStringLiteral("-c"),
+         QStringLiteral("/bin/true \"$(printf '\\033]0;owned\\007\\033[2J')\"; "
+                        "\"$(printf '/no/such/\\033]0;path\\007')\" 2>/dev/null; exit 0")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.describe()));
+
+    // The record holds the bytes as the agent passed them...
+    const QString payload = QStringLiteral("\x1b]0;owned\x07\x1b[2J");
+    bool recorded = false;
+    for (const QJsonObject& event : execEvents(EventLog::read(file))) {
+        recorded = recorded || strings(event.value(QStringLiteral("argv"))).contains(payload);
+    }
+    QVERIFY2(recorded, qPrintable(describe(execEvents(EventLog::read(file)))));
+
+    // ...and the readable timeline shows them, escaped or as '?', never raw.
+    const ProcessResult logs = runner->moat({QStringLiteral("logs"), name});
+    QVERIFY2(logs.succeeded(), qPrintable(logs.describe()));
+    QVERIFY2(logs.out.contains("]0;owned"), logs.out.constData());
+    // A path is a plain string in the record: shown with '?' for each control byte.
+    QVERIFY2(logs.out.contains("path=/no/such/?]0;path?"), logs.out.constData());
+    for (char c : logs.out) {
+        const auto byte = static_cast<unsigned char>(c);
+        QVERIFY2(byte >= 0x20 || c == '\n', qPrintable(QStringLiteral("byte 0x%1 in moat logs").arg(byte, 2, 16)));
+    }
 }
 
 void ExecEvents::everyExecIsRecordedWithItsArgv_data()

@@ -5,6 +5,7 @@
 // faked "approved" line, a title change, OSC 52 clipboard writes).
 
 #include "approval_notice.h"
+#include "terminal_text.h"
 
 #include <QTest>
 
