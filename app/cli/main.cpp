@@ -4,6 +4,7 @@
 #include "approvals_command.h"
 #include "audit_command.h"
 #include "logs_command.h"
+#include "probe_command.h"
 #include "ps_command.h"
 #include "renew_command.h"
 #include "request_command.h"
@@ -31,6 +32,7 @@ int main(int argc, char** argv)
     moat::cli::RenewCommand renew(app);
     moat::cli::RequestCommand request(app);
     moat::cli::ApprovalsCommand approvals(app);
+    moat::cli::ProbeCommand probe(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -71,6 +73,9 @@ int main(int argc, char** argv)
     }
     if (approvals.selected()) {
         return approvals.execute();
+    }
+    if (probe.selected()) {
+        return probe.execute();
     }
     return 125;
 }

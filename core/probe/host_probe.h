@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "probe/check.h"
+
+namespace moat::probe {
+
+// Every check of docs/probe.md, run on this machine as the current user
+// (`moat probe --host`). Reads only; the one process it starts (the user
+// namespace check's child) exits before this returns.
+Checks runHostChecks();
+
+}  // namespace moat::probe
