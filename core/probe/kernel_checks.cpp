@@ -48,37 +48,46 @@ const char* stepText(int code)
     }
 }
 
+// Leaves the child with the step that failed as exit code, its errno sent
+// to the parent over errorFd.
+[[noreturn]] void fail(ChildStep step, int errorFd)
+{
+    const int error = errno;
+    [[maybe_unused]] const auto sent = ::write(errorFd, &error, sizeof error);
+    ::_exit(step);
+}
+
 // Runs in the forked child only: syscalls and _exit, no allocation.
-[[noreturn]] void userNamespaceChild(uid_t uid, gid_t gid)
+[[noreturn]] void userNamespaceChild(uid_t uid, gid_t gid, int errorFd)
 {
     if (::unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) != 0) {
-        ::_exit(Unshare);
+        fail(Unshare, errorFd);
     }
     char map[64];
     std::snprintf(map, sizeof map, "0 %u 1\n", uid);
     const bool mapped = writeFile("/proc/self/setgroups", "deny") && writeFile("/proc/self/uid_map", map);
     std::snprintf(map, sizeof map, "0 %u 1\n", gid);
     if (!mapped || !writeFile("/proc/self/gid_map", map)) {
-        ::_exit(UidMap);
+        fail(UidMap, errorFd);
     }
     const pid_t init = ::fork();
     if (init < 0) {
-        ::_exit(Fork);
+        fail(Fork, errorFd);
     }
     if (init == 0) {
         // pid 1 of the new namespace, in a mount namespace of its own: the
         // private propagation keeps this /proc from reaching the host's.
         if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
-            ::_exit(Private);
+            fail(Private, errorFd);
         }
         if (::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) {
-            ::_exit(MountProc);
+            fail(MountProc, errorFd);
         }
         ::_exit(Done);
     }
     int status = 0;
     if (::waitpid(init, &status, 0) != init || !WIFEXITED(status)) {
-        ::_exit(Wait);
+        fail(Wait, errorFd);
     }
     ::_exit(WEXITSTATUS(status));
 }
@@ -128,24 +137,38 @@ Check userNamespaceProcfs()
 {
     const uid_t uid = ::getuid();
     const gid_t gid = ::getgid();
+    int errors[2];
+    if (::pipe2(errors, O_CLOEXEC) != 0) {
+        return {"userns_procfs", false, std::string("pipe2: ") + std::strerror(errno)};
+    }
     const pid_t child = ::fork();
     if (child < 0) {
-        return {"userns_procfs", false, std::string("fork: ") + std::strerror(errno)};
+        const int error = errno;
+        ::close(errors[0]);
+        ::close(errors[1]);
+        return {"userns_procfs", false, std::string("fork: ") + std::strerror(error)};
     }
     if (child == 0) {
-        userNamespaceChild(uid, gid);
+        ::close(errors[0]);
+        userNamespaceChild(uid, gid, errors[1]);
     }
+    ::close(errors[1]);
     int status = 0;
-    while (::waitpid(child, &status, 0) < 0) {
-        if (errno != EINTR) {
-            return {"userns_procfs", false, std::string("waitpid: ") + std::strerror(errno)};
-        }
+    pid_t waited = 0;
+    while ((waited = ::waitpid(child, &status, 0)) < 0 && errno == EINTR) {
+    }
+    int childErrno = 0;
+    const bool gotErrno = ::read(errors[0], &childErrno, sizeof childErrno) == sizeof childErrno;
+    ::close(errors[0]);
+    if (waited != child) {
+        return {"userns_procfs", false, std::string("waitpid: ") + std::strerror(errno)};
     }
     if (!WIFEXITED(status)) {
         return {"userns_procfs", false, "the child was killed by signal " + std::to_string(WTERMSIG(status))};
     }
     if (WEXITSTATUS(status) != Done) {
-        return {"userns_procfs", false, stepText(WEXITSTATUS(status))};
+        return {"userns_procfs", false,
+                std::string(stepText(WEXITSTATUS(status))) + (gotErrno ? std::string(": ") + std::strerror(childErrno) : "")};
     }
     return {"userns_procfs", true, "unprivileged user+mount+pid namespaces mounted a fresh /proc"};
 }
