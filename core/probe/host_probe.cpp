@@ -47,6 +47,7 @@ Checks runHostChecks()
     checks.push_back(rootEquivalentGroups(groups));
     checks.push_back(adminGroups(groups));
     checks.push_back(containerSockets());
+    checks.push_back(worldWritableSockets());
     const auto home = homeDirectory();
     checks.push_back(platformTokens(home));
     checks.push_back(metadataRoute());

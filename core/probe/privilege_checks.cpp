@@ -83,6 +83,32 @@ bool canConnect(const std::string& path)
     return connected;
 }
 
+// Adds the world-writable sockets under dir, owned by another user, to found.
+void findWorldWritableSockets(const std::string& dir, int depth, std::vector<std::string>& found)
+{
+    DIR* handle = ::opendir(dir.c_str());
+    if (!handle) {
+        return;
+    }
+    while (const dirent* entry = ::readdir(handle)) {
+        const std::string name = entry->d_name;
+        if (name == "." || name == "..") {
+            continue;
+        }
+        const std::string path = (dir == "/" ? "" : dir) + "/" + name;
+        struct stat info {};
+        if (::lstat(path.c_str(), &info) != 0) {
+            continue;
+        }
+        if (S_ISSOCK(info.st_mode) && (info.st_mode & S_IWOTH) && info.st_uid != ::getuid()) {
+            found.push_back(path + " (uid " + std::to_string(info.st_uid) + ")");
+        } else if (S_ISDIR(info.st_mode) && depth > 1) {
+            findWorldWritableSockets(path, depth - 1, found);
+        }
+    }
+    ::closedir(handle);
+}
+
 }  // namespace
 
 Check sudoReachable()
@@ -171,6 +197,25 @@ Check containerSockets()
     return {"container_sockets", true,
             present.empty() ? "none of the known container or platform sockets exists"
                             : "present but connect() refused: " + joined(present)};
+}
+
+Check worldWritableSockets()
+{
+    std::vector<std::string> found;
+    for (const char* dir : {"/run", "/tmp", "/dev/shm"}) {
+        findWorldWritableSockets(dir, 3, found);
+    }
+    std::sort(found.begin(), found.end());
+    constexpr size_t shown = 20;
+    std::string more;
+    if (found.size() > shown) {
+        more = " and " + std::to_string(found.size() - shown) + " more";
+        found.resize(shown);
+    }
+    return {"world_writable_sockets", found.empty(),
+            found.empty() ? "no world-writable socket of another user under /run, /tmp, /dev/shm"
+                          : "world-writable, another user's: " + joined(found) + more,
+            static_cast<long>(found.size())};
 }
 
 std::string currentUserName()

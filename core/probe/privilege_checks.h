@@ -31,6 +31,12 @@ Check adminGroups(const std::vector<std::string>& groups);
 // machine; nothing is written to it, and the socket is closed at once.
 Check containerSockets();
 
+// world_writable_sockets: Unix sockets under /run, /tmp and /dev/shm (three
+// levels deep, symlinks not followed) that any user may connect to and that
+// belong to someone else. Evidence for criterion 4, not graded: the system
+// bus socket is world-writable by design on every machine.
+Check worldWritableSockets();
+
 // The current user's name and the names of its groups (getgroups).
 std::string currentUserName();
 std::vector<std::string> currentGroupNames();

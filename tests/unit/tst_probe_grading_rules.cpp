@@ -18,7 +18,7 @@ Checks idealMachine()
     for (const char* name : {"hypervisor", "container_markers", "lsm_list", "seccomp_available", "userns_procfs",
                              "cap_eff_zero", "cap_prm_zero", "cap_bnd_zero", "cap_amb_zero", "no_new_privs",
                              "sudo_reachable", "sudo_nopasswd", "root_equivalent_groups", "admin_groups",
-                             "container_sockets", "platform_tokens", "metadata_route", "default_route",
+                             "container_sockets", "world_writable_sockets", "platform_tokens", "metadata_route", "default_route",
                              "public_route", "dns_direct", "credential_env_names", "credential_files",
                              "records_reachable", "checkpoints_reachable"}) {
         checks.push_back({name, true, "synthetic", 0});
@@ -115,6 +115,8 @@ private slots:
         QTest::newRow("4 nothing") << QStringList{} << 4 << "host" << "A";
         QTest::newRow("4 platform token") << QStringList{"platform_tokens=0", "metadata_route=0"} << 4 << "host" << "D";
         QTest::newRow("4 platform socket") << QStringList{"container_sockets=0"} << 4 << "host" << "C";
+        QTest::newRow("4 world-writable sockets, evidence only") << QStringList{"world_writable_sockets=0"} << 4 << "host"
+                                                                << "A";
         QTest::newRow("4 metadata routable") << QStringList{"metadata_route=0"} << 4 << "host" << "B";
         // 5: egress.
         QTest::newRow("5 no route out") << QStringList{} << 5 << "host" << "A";
