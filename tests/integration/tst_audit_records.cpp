@@ -148,13 +148,31 @@ public:
             !QFile::setPermissions(runtime_, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner)) {
             return false;
         }
+        // The bus listens in the test's runtime directory: the stock session
+        // configuration would leave its socket behind in /tmp.
+        const QString config = runtime_ + QStringLiteral("/bus.conf");
+        QFile configFile(config);
+        if (!configFile.open(QIODevice::WriteOnly) ||
+            configFile.write(QStringLiteral("<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration "
+                                            "1.0//EN\"\n \"http://www.freedesktop.org/standards/dbus/1.0/"
+                                            "busconfig.dtd\">\n<busconfig><type>session</type>"
+                                            "<listen>unix:path=%1/bus</listen><auth>EXTERNAL</auth>"
+                                            "<policy context=\"default\"><allow send_destination=\"*\" "
+                                            "eavesdrop=\"true\"/><allow eavesdrop=\"true\"/><allow own=\"*\"/>"
+                                            "</policy></busconfig>\n")
+                                 .arg(runtime_)
+                                 .toUtf8()) < 0) {
+            *error = QStringLiteral("cannot write %1").arg(config);
+            return false;
+        }
+        configFile.close();
         // printf, not echo: the newline would become part of the password.
         const QString script =
             QStringLiteral(
-                "export XDG_RUNTIME_DIR=%1 XDG_DATA_HOME=%2; exec dbus-run-session -- sh -c '"
+                "export XDG_RUNTIME_DIR=%1 XDG_DATA_HOME=%2; exec dbus-run-session --config-file=%3 -- sh -c '"
                 "printf %s test-pass | gnome-keyring-daemon --unlock --components=secrets >/dev/null && "
                 "echo \"BUS=$DBUS_SESSION_BUS_ADDRESS;\" && exec sleep 600'")
-                .arg(runtime_, data);
+                .arg(runtime_, data, config);
         bus_ = runner->startHost({QStringLiteral("/bin/sh"), QStringLiteral("-c"), script});
         if (!bus_->waitForOutput(";\n", 15000)) {
             *error = QStringLiteral("the private keychain did not start: %1").arg(QString::fromUtf8(bus_->output()));

@@ -37,9 +37,18 @@ if [[ -z ${inner:-} ]]; then
   trap 'rm -rf "$work"' EXIT
   mkdir -p "$work"/{config,state,data,run,ws,xdg}
   chmod 700 "$work/xdg"
+  # The bus listens in $work: the stock session configuration would leave its
+  # socket behind in /tmp.
+  cat >"$work/bus.conf" <<EOF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>unix:path=$work/xdg/bus</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+</busconfig>
+EOF
   MOAT_CONFIG_DIR=$work/config MOAT_STATE_DIR=$work/state MOAT_DATA_DIR=$work/data MOAT_RUNTIME_DIR=$work/run \
     XDG_RUNTIME_DIR=$work/xdg BENCH_WORK=$work \
-    dbus-run-session -- "$0" --inner --sessions "$sessions" "$bin"
+    dbus-run-session --config-file="$work/bus.conf" -- "$0" --inner --sessions "$sessions" "$bin"
   exit $?
 fi
 
