@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "approval_broker.h"
+#include "json_key.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -12,11 +13,6 @@
 namespace moat::helper {
 
 namespace {
-
-QString key(const char* name)
-{
-    return QString::fromLatin1(name);
-}
 
 QString now()
 {

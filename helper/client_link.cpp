@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client_link.h"
+#include "json_key.h"
 
 #include <QJsonObject>
 #include <csignal>
@@ -11,11 +12,6 @@ namespace moat::helper {
 namespace {
 
 constexpr qsizetype kMaxClientMessage = 4096;  // the client only sends tiny messages
-
-QString key(const char* name)
-{
-    return QString::fromLatin1(name);
-}
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "manager_service.h"
+#include "json_key.h"
 
 #include <fcntl.h>
 
@@ -30,11 +31,6 @@ constexpr qint64 kMaxEventLine = 1 << 20;
 QString compact(const QJsonArray& array)
 {
     return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact));
-}
-
-QString key(const char* name)
-{
-    return QString::fromLatin1(name);
 }
 
 QJsonObject byOf(const Caller& caller)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "secret_vault.h"
+#include "json_key.h"
 
 #include <qt6keychain/keychain.h>
 
@@ -23,11 +24,6 @@ constexpr qsizetype kMaxBindings = 32;
 QString keychainKey(const QString& name)
 {
     return QStringLiteral("secret/") + name;
-}
-
-QString key(const char* name)
-{
-    return QString::fromLatin1(name);
 }
 
 // What a person needs to hear when QtKeychain found no Secret Service.

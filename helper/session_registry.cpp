@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "session_registry.h"
+#include "json_key.h"
 
 #include <unistd.h>
 
@@ -24,11 +25,6 @@ namespace moat::helper {
 namespace {
 
 constexpr int kRenewAnswerMs = 5000;
-
-QString key(const char* name)
-{
-    return QString::fromLatin1(name);
-}
 
 bool isSessionId(const std::string& id)
 {

@@ -1,41 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "secret_store.h"
 
+#include "base/program_path.h"
+
 #include <dlfcn.h>
-#include <unistd.h>
-
-#include <climits>
-
-#ifndef MOAT_LIBEXECDIR
-#define MOAT_LIBEXECDIR "/usr/local/libexec/moat"
-#endif
 
 namespace moat::keychain {
 
-namespace {
-
-// Beside the running binary (a build tree, a private copy), else installed:
-// the same places moat looks for moat-supervisor.
-std::string modulePath()
-{
-    char self[PATH_MAX];
-    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        std::string dir(self, static_cast<size_t>(n));
-        dir = dir.substr(0, dir.find_last_of('/'));
-        const std::string sibling = dir + "/" + kSecretStoreModule;
-        if (::access(sibling.c_str(), R_OK) == 0) {
-            return sibling;
-        }
-    }
-    return std::string(MOAT_LIBEXECDIR) + "/" + kSecretStoreModule;
-}
-
-}  // namespace
-
 Result<std::unique_ptr<SecretStore>> loadSecretStore()
 {
-    const std::string path = modulePath();
+    // Beside the running binary, else installed: where moat-supervisor is found.
+    const std::string path = siblingProgramPath(kSecretStoreModule);
     // Never closed: Qt does not survive being unloaded.
     void* module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!module) {
