@@ -20,4 +20,8 @@ struct Check {
 
 using Checks = std::vector<Check>;
 
+// The value of a check that had nothing to ask (a proxy check in a sandbox
+// without moat's proxy): not ok, and graded by the checks that did look.
+constexpr long kNotAsked = -1;
+
 }  // namespace moat::probe

@@ -44,12 +44,22 @@ private:
     std::deque<Check> missing_;  // stable references for get()
 };
 
-char isolationBoundary(Reader& read, Target target)
+char isolationBoundary(Reader& read, Target target, Criterion& criterion)
 {
     const bool vm = read.ok("hypervisor");
-    const bool container = !read.ok("container_markers");
-    if (target == Target::Sandbox || container) {
-        // A namespace sandbox or a container: a shared kernel is the boundary.
+    if (target == Target::Sandbox) {
+        const Check& namespaces = read.get("sandbox_namespaces");
+        read.get("procfs_private");
+        criterion.evidence.push_back(
+            "boundary: a namespace sandbox on the host's shared kernel, not a VM: a kernel bug reachable from "
+            "inside reaches the host");
+        if (namespaces.value != 1) {
+            return 'D';  // not even its own user, mount and pid namespaces
+        }
+        return vm ? 'B' : 'C';
+    }
+    if (!read.ok("container_markers")) {
+        // A container: a shared kernel is the boundary.
         return vm ? 'B' : 'C';
     }
     // A process on this machine: the machine is the only boundary. The probe
@@ -57,16 +67,33 @@ char isolationBoundary(Reader& read, Target target)
     return vm ? 'B' : 'D';
 }
 
-char kernelSupport(Reader& read)
+char kernelSupport(Reader& read, Target target, Criterion& criterion)
 {
     read.get("lsm_list");  // evidence only: landlock_abi already fails when Landlock is off
     const Check& landlock = read.get("landlock_abi");
     const bool seccomp = read.ok("seccomp_available");
-    const bool userns = read.ok("userns_procfs");
-    if (landlock.value >= 6 && seccomp && userns) {
+    const bool nestedUserns = read.ok("userns_procfs");
+    const bool ownLayers = read.ok("inner_sandbox_layers");
+    bool userns = nestedUserns;
+    bool enforced = true;
+    if (target == Target::Sandbox) {
+        // The inner sandbox the criterion asks for is the one the probe runs
+        // in: its user namespaces and fresh /proc, its Landlock domain and its
+        // seccomp filter, each observed from inside. New namespaces of the
+        // agent's own are what moat's filter refuses (userns_procfs, evidence).
+        const bool ownNamespaces = read.get("sandbox_namespaces").value == 1;
+        userns = read.ok("procfs_private") && ownNamespaces;
+        enforced = read.allOk({"landlock_enforced", "seccomp_mode", "seccomp_filter_denies"});
+        if (!nestedUserns) {
+            criterion.evidence.push_back(
+                "inside: the agent cannot create namespaces of its own (moat's filter refuses them; --sudo allows "
+                "them), so bubblewrap-style inner sandboxes do not run; Landlock and seccomp layers of its own do");
+        }
+    }
+    if (landlock.value >= 6 && seccomp && userns && enforced && ownLayers) {
         return 'A';
     }
-    if (landlock.value >= 1 && seccomp && userns) {
+    if (landlock.value >= 1 && seccomp && userns && enforced) {
         return 'B';
     }
     if (seccomp && (landlock.value >= 1 || userns)) {
@@ -85,28 +112,51 @@ char agentPrivilege(Reader& read)
     return oneStepFromRoot ? 'D' : latentPrivilege ? 'C' : couldGain ? 'B' : 'A';
 }
 
-char controlPlane(Reader& read)
+// A proxy check that was asked and did not see a refusal (value -1: no
+// moat proxy here to ask, which the route checks answer for).
+bool proxyLetThrough(Reader& read, const char* name)
+{
+    const Check& check = read.get(name);
+    return !check.ok && check.value != kNotAsked;
+}
+
+char controlPlane(Reader& read, Target target)
 {
     const bool tokens = !read.ok("platform_tokens");
     const bool sockets = !read.ok("container_sockets");
-    const bool metadata = !read.ok("metadata_route");
+    bool metadata = !read.ok("metadata_route");
+    if (target == Target::Sandbox) {
+        metadata = proxyLetThrough(read, "proxy_refuses_metadata") || metadata;
+    }
     read.get("world_writable_sockets");  // evidence only: the system bus socket is one on every machine
     return tokens ? 'D' : sockets ? 'C' : metadata ? 'B' : 'A';
 }
 
-char egress(Reader& read)
+char egress(Reader& read, Target target)
 {
     const bool publicRoute = !read.ok("public_route");
     const bool dns = !read.ok("dns_direct");
     const bool defaultRoute = !read.ok("default_route");
+    if (target == Target::Sandbox) {
+        // Evidence: what moat's edge answers; --allow-host may rightly let a
+        // destination through, so these do not change the grade.
+        read.get("proxy_refuses_unlisted");
+        read.get("proxy_refuses_raw_ip");
+        read.get("dns_stub_refuses");
+    }
     return publicRoute ? 'D' : dns ? 'C' : defaultRoute ? 'B' : 'A';
 }
 
-char secrets(Reader& read)
+char secrets(Reader& read, Target target)
 {
     const bool envNames = !read.ok("credential_env_names");
     const Check& files = read.get("credential_files");
-    return envNames ? 'D' : !files.ok ? 'C' : files.value > 0 ? 'B' : 'A';
+    bool readable = !files.ok;
+    if (target == Target::Sandbox) {
+        // The real home and the keychain hold what the sandbox's HOME does not.
+        readable = !read.allOk({"real_home_reachable", "keychain_unreachable"}) || readable;
+    }
+    return envNames ? 'D' : readable ? 'C' : files.value > 0 ? 'B' : 'A';
 }
 
 char records(Reader& read)
@@ -135,12 +185,12 @@ std::vector<Criterion> gradeCriteria(const Checks& checks, Target target)
         Reader read(checks, criteria[index]);
         criteria[index].grade = rule(read);
     };
-    grade(0, [target](Reader& read) { return isolationBoundary(read, target); });
-    grade(1, kernelSupport);
+    grade(0, [&](Reader& read) { return isolationBoundary(read, target, criteria[0]); });
+    grade(1, [&](Reader& read) { return kernelSupport(read, target, criteria[1]); });
     grade(2, agentPrivilege);
-    grade(3, controlPlane);
-    grade(4, egress);
-    grade(5, secrets);
+    grade(3, [target](Reader& read) { return controlPlane(read, target); });
+    grade(4, [target](Reader& read) { return egress(read, target); });
+    grade(5, [target](Reader& read) { return secrets(read, target); });
     grade(6, records);
     return criteria;
 }

@@ -2,6 +2,7 @@
 #include "probe/host_probe.h"
 
 #include "base/moat_paths.h"
+#include "probe/inner_layers.h"
 #include "probe/kernel_checks.h"
 #include "probe/machine_checks.h"
 #include "probe/network_checks.h"
@@ -28,7 +29,7 @@ std::string homeDirectory()
 
 }  // namespace
 
-Checks runHostChecks()
+Checks runCommonChecks(const std::string& home)
 {
     Checks checks;
     checks.push_back(hypervisor());
@@ -37,6 +38,7 @@ Checks runHostChecks()
     checks.push_back(landlockAbi());
     checks.push_back(seccompAvailable());
     checks.push_back(userNamespaceProcfs());
+    checks.push_back(innerSandboxLayers());
     for (auto& check : currentProcessChecks()) {
         checks.push_back(std::move(check));
     }
@@ -48,7 +50,6 @@ Checks runHostChecks()
     checks.push_back(adminGroups(groups));
     checks.push_back(containerSockets());
     checks.push_back(worldWritableSockets());
-    const auto home = homeDirectory();
     checks.push_back(platformTokens(home));
     checks.push_back(metadataRoute());
     checks.push_back(defaultRoute());
@@ -56,6 +57,12 @@ Checks runHostChecks()
     checks.push_back(directDns());
     checks.push_back(credentialEnvNames());
     checks.push_back(credentialFiles(home));
+    return checks;
+}
+
+Checks runHostChecks()
+{
+    Checks checks = runCommonChecks(homeDirectory());
     const auto paths = MoatPaths::fromEnvironment();
     checks.push_back(directoryReach("records_reachable", paths.stateDir));
     checks.push_back(directoryReach("checkpoints_reachable", paths.dataDir));

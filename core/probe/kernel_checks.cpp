@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "probe/kernel_checks.h"
 
+#include "probe/forked_steps.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -48,18 +50,21 @@ const char* stepText(int code)
     }
 }
 
-// Leaves the child with the step that failed as exit code, its errno sent
-// to the parent over errorFd.
 [[noreturn]] void fail(ChildStep step, int errorFd)
 {
-    const int error = errno;
-    [[maybe_unused]] const auto sent = ::write(errorFd, &error, sizeof error);
-    ::_exit(step);
+    failForkedStep(step, errorFd);
 }
 
 // Runs in the forked child only: syscalls and _exit, no allocation.
-[[noreturn]] void userNamespaceChild(uid_t uid, gid_t gid, int errorFd)
+struct Ids {
+    uid_t uid;
+    gid_t gid;
+};
+
+[[noreturn]] void userNamespaceChild(const void* argument, int errorFd)
 {
+    const uid_t uid = static_cast<const Ids*>(argument)->uid;
+    const gid_t gid = static_cast<const Ids*>(argument)->gid;
     if (::unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) != 0) {
         fail(Unshare, errorFd);
     }
@@ -135,40 +140,10 @@ Check seccompAvailable()
 
 Check userNamespaceProcfs()
 {
-    const uid_t uid = ::getuid();
-    const gid_t gid = ::getgid();
-    int errors[2];
-    if (::pipe2(errors, O_CLOEXEC) != 0) {
-        return {"userns_procfs", false, std::string("pipe2: ") + std::strerror(errno)};
-    }
-    const pid_t child = ::fork();
-    if (child < 0) {
-        const int error = errno;
-        ::close(errors[0]);
-        ::close(errors[1]);
-        return {"userns_procfs", false, std::string("fork: ") + std::strerror(error)};
-    }
-    if (child == 0) {
-        ::close(errors[0]);
-        userNamespaceChild(uid, gid, errors[1]);
-    }
-    ::close(errors[1]);
-    int status = 0;
-    pid_t waited = 0;
-    while ((waited = ::waitpid(child, &status, 0)) < 0 && errno == EINTR) {
-    }
-    int childErrno = 0;
-    const bool gotErrno = ::read(errors[0], &childErrno, sizeof childErrno) == sizeof childErrno;
-    ::close(errors[0]);
-    if (waited != child) {
-        return {"userns_procfs", false, std::string("waitpid: ") + std::strerror(errno)};
-    }
-    if (!WIFEXITED(status)) {
-        return {"userns_procfs", false, "the child was killed by signal " + std::to_string(WTERMSIG(status))};
-    }
-    if (WEXITSTATUS(status) != Done) {
-        return {"userns_procfs", false,
-                std::string(stepText(WEXITSTATUS(status))) + (gotErrno ? std::string(": ") + std::strerror(childErrno) : "")};
+    const Ids ids{::getuid(), ::getgid()};
+    const std::string failure = runForkedSteps(userNamespaceChild, &ids, stepText);
+    if (!failure.empty()) {
+        return {"userns_procfs", false, failure};
     }
     return {"userns_procfs", true, "unprivileged user+mount+pid namespaces mounted a fresh /proc"};
 }

@@ -48,7 +48,7 @@ bool MoatInstall::prepare(QString* error)
     }
     const QString bin = QStringLiteral(MOAT_BIN_DIR);
     // moat loads moat-keychain.so from beside itself when a session bus is there.
-    for (const char* name : {"moat", "moat-supervisor", "moat-keychain.so", "moat-dbus.so"}) {
+    for (const char* name : {"moat", "moat-supervisor", "moat-keychain.so", "moat-dbus.so", "moat-probe"}) {
         if (!copyExecutable(bin + QLatin1Char('/') + QLatin1String(name), tool(QLatin1String(name)), error)) {
             return false;
         }
