@@ -7,6 +7,7 @@
 // `moat claims` verified by a probe check that passes.
 
 #include "integrationfixture.h"
+#include "moatdbus.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -72,6 +73,8 @@ private slots:
     void hostProbeFindsWhatAnUnsandboxedAgentReaches();
     void defaultSandboxGradesAOnTwoToSeven_data();
     void defaultSandboxGradesAOnTwoToSeven();
+    void throughMoatdTheKeychainsBusIsOutOfReach_data();
+    void throughMoatdTheKeychainsBusIsOutOfReach();
     void weakenedSandboxLowersExactlyItsGrades_data();
     void weakenedSandboxLowersExactlyItsGrades();
     void everyClaimIsVerifiedByAPassingCheck_data();
@@ -171,6 +174,52 @@ void Probe::defaultSandboxGradesAOnTwoToSeven()
     // The probe's session is a session like any other: recorded, and gone.
     QVERIFY2(!runner->sessionIds().isEmpty(), "no session records for the probe's sandbox");
     QCOMPARE(leftoverProbeWorkspaces(), before);
+}
+
+void Probe::throughMoatdTheKeychainsBusIsOutOfReach_data()
+{
+    IntegrationFixture::addAccountColumn();
+    IntegrationFixture::addAccountRows();
+}
+
+// With a session bus that has moatd and a real keychain, `moat probe` starts
+// its sandbox through moatd like any session, and the probe inside tries the
+// very bus the keychain and moatd listen on: reachable outside, not inside.
+void Probe::throughMoatdTheKeychainsBusIsOutOfReach()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    if (const QString missing = MoatdBus::missingPieces(); !missing.isEmpty()) {
+        QSKIP(qPrintable(missing));
+    }
+    MoatdBus bus(runner);
+    QString error;
+    QVERIFY2(bus.start(&error), qPrintable(error));
+    RunOptions withBus;
+    withBus.environment = bus.environment();
+
+    // Outside: the bus accepts this account (the keychain and moatd are one call away).
+    const ProcessResult outside = runner->host(
+        {QStringLiteral("python3"), QStringLiteral("-c"),
+         QStringLiteral("import os,socket; s=socket.socket(socket.AF_UNIX); "
+                        "s.connect(os.environ['DBUS_SESSION_BUS_ADDRESS'].split('=',1)[1].split(',')[0]); print('connected')")},
+        withBus);
+    QVERIFY2(outside.succeeded() && outside.out.contains("connected"), qPrintable(outside.describe()));
+
+    const ProcessResult result = runner->moat({QStringLiteral("probe"), QStringLiteral("--json")}, withBus);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.describe()));
+    const Report report = parseReport(result);
+    for (int id = 2; id <= 7; ++id) {
+        QVERIFY2(report.grades.value(id) == QStringLiteral("A"), qPrintable(gradeLine(report)));
+    }
+    const QJsonObject keychain = report.checks.value(QStringLiteral("keychain_unreachable"));
+    QVERIFY2(keychain.value(QStringLiteral("ok")).toBool(), qPrintable(gradeLine(report)));
+    QVERIFY2(keychain.value(QStringLiteral("detail")).toString().contains(bus.runtimeDir()),
+             qPrintable(keychain.value(QStringLiteral("detail")).toString()));
+    // moatd started it: it is there, and it knows the session.
+    QVERIFY2(bus.moatdPid() > 0, "moatd did not start the probe's sandbox");
+    RunOptions listing = withBus;
+    const ProcessResult ps = runner->moat({QStringLiteral("ps"), QStringLiteral("--all"), QStringLiteral("--json")}, listing);
+    QVERIFY2(ps.succeeded() && QJsonDocument::fromJson(ps.out).array().size() >= 1, qPrintable(ps.describe()));
 }
 
 void Probe::weakenedSandboxLowersExactlyItsGrades_data()
