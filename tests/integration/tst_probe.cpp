@@ -6,6 +6,7 @@
 // lowers exactly the grades docs/probe.md says), and every claim of
 // `moat claims` verified by a probe check that passes.
 
+#include "hostsnapshot.h"
 #include "integrationfixture.h"
 #include "moatdbus.h"
 
@@ -116,8 +117,12 @@ void Probe::hostProbeFindsWhatAnUnsandboxedAgentReaches_data()
 void Probe::hostProbeFindsWhatAnUnsandboxedAgentReaches()
 {
     MOAT_FETCH_RUNNER(fixture_, runner);
+    const HostSnapshot before = HostSnapshot::take(fixture_.install().dir());
     const ProcessResult result = runner->moat({QStringLiteral("probe"), QStringLiteral("--host"), QStringLiteral("--json")});
     QVERIFY2(result.exitCode == 0, qPrintable(result.describe()));
+    // Read-only: no mount, process or file in /tmp is left by the checks.
+    const QStringList left = HostSnapshot::take(fixture_.install().dir()).newSince(before);
+    QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char('\n'))));
     const Report report = parseReport(result);
     QCOMPARE(report.json.value(QStringLiteral("target")).toString(), QStringLiteral("host"));
     QCOMPARE(report.grades.keys(), (QList<int>{1, 2, 3, 4, 5, 6, 7}));
@@ -144,6 +149,7 @@ void Probe::defaultSandboxGradesAOnTwoToSeven()
 {
     MOAT_FETCH_RUNNER(fixture_, runner);
     const QStringList before = leftoverProbeWorkspaces();
+    const HostSnapshot snapshot = HostSnapshot::take(fixture_.install().dir());
     const ProcessResult result = runner->moat({QStringLiteral("probe"), QStringLiteral("--json")});
     QVERIFY2(result.exitCode == 0, qPrintable(result.describe()));
     const Report report = parseReport(result);
@@ -174,6 +180,8 @@ void Probe::defaultSandboxGradesAOnTwoToSeven()
     // The probe's session is a session like any other: recorded, and gone.
     QVERIFY2(!runner->sessionIds().isEmpty(), "no session records for the probe's sandbox");
     QCOMPARE(leftoverProbeWorkspaces(), before);
+    const QStringList left = HostSnapshot::take(fixture_.install().dir()).newSince(snapshot);
+    QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char('\n'))));
 }
 
 void Probe::throughMoatdTheKeychainsBusIsOutOfReach_data()
