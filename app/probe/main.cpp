@@ -12,6 +12,12 @@
 
 int main(int argc, char** argv)
 {
+    // Outside, for tests and for debugging: the context `moat probe` would
+    // pass for this host and a workspace.
+    if (argc == 3 && std::strcmp(argv[1], "--context") == 0) {
+        std::cout << moat::probe::SandboxContext::ofThisHost(argv[2]).toJson() << "\n";
+        return 0;
+    }
     if (argc != 3 || std::strcmp(argv[1], "--inside") != 0) {
         std::cerr << "moat-probe: started by `moat probe` inside a sandbox; run `moat probe` instead\n";
         return 125;

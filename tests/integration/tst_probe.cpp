@@ -11,6 +11,8 @@
 #include "moatdbus.h"
 
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -76,6 +78,8 @@ private slots:
     void defaultSandboxGradesAOnTwoToSeven();
     void throughMoatdTheKeychainsBusIsOutOfReach_data();
     void throughMoatdTheKeychainsBusIsOutOfReach();
+    void aDirectoryMountedElsewhereIsFoundByDeviceAndInode_data();
+    void aDirectoryMountedElsewhereIsFoundByDeviceAndInode();
     void weakenedSandboxLowersExactlyItsGrades_data();
     void weakenedSandboxLowersExactlyItsGrades();
     void everyClaimIsVerifiedByAPassingCheck_data();
@@ -228,6 +232,49 @@ void Probe::throughMoatdTheKeychainsBusIsOutOfReach()
     RunOptions listing = withBus;
     const ProcessResult ps = runner->moat({QStringLiteral("ps"), QStringLiteral("--all"), QStringLiteral("--json")}, listing);
     QVERIFY2(ps.succeeded() && QJsonDocument::fromJson(ps.out).array().size() >= 1, qPrintable(ps.describe()));
+}
+
+void Probe::aDirectoryMountedElsewhereIsFoundByDeviceAndInode_data()
+{
+    IntegrationFixture::addAccountColumn();
+    IntegrationFixture::addAccountRows();
+}
+
+// The reach checks must be able to fail: the agent's HOME is a host directory
+// (moat's homes/default) mounted at another path. Named as "the real home",
+// the check must find it there by device and inode, not by path.
+void Probe::aDirectoryMountedElsewhereIsFoundByDeviceAndInode()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    const ProcessResult first = runner->moatRun({}, {QStringLiteral("true")});  // makes homes/default
+    QVERIFY2(first.succeeded(), qPrintable(first.describe()));
+    const QString agentHome = runner->stateDir() + QStringLiteral("/homes/default");
+    QVERIFY2(QFileInfo(agentHome).isDir(), qPrintable(agentHome));
+
+    const QString workspace = runner->newDirectory(QStringLiteral("probe-ws"));
+    const QString probe = workspace + QStringLiteral("/moat-probe");
+    QVERIFY(QFile::copy(fixture_.install().dir() + QStringLiteral("/moat-probe"), probe));
+    QVERIFY(QFile::setPermissions(probe, QFile::permissions(probe) | QFileDevice::ExeOther | QFileDevice::ReadOther |
+                                             QFileDevice::ExeGroup | QFileDevice::ReadGroup));
+    RunOptions homeIsTheAgents;
+    homeIsTheAgents.environment.insert(QStringLiteral("HOME"), agentHome);
+    const ProcessResult context = runner->host({probe, QStringLiteral("--context"), workspace}, homeIsTheAgents);
+    QVERIFY2(context.succeeded(), qPrintable(context.describe()));
+
+    const ProcessResult inside = runner->moatRun({QStringLiteral("--workspace"), workspace},
+                                                 {probe, QStringLiteral("--inside"), context.stdOut().trimmed()});
+    QVERIFY2(inside.succeeded(), qPrintable(inside.describe()));
+    QJsonObject home;
+    for (const QJsonValue& check : QJsonDocument::fromJson(inside.out).object().value(QStringLiteral("checks")).toArray()) {
+        if (check.toObject().value(QStringLiteral("name")).toString() == QStringLiteral("real_home_reachable")) {
+            home = check.toObject();
+        }
+    }
+    QVERIFY2(!home.isEmpty(), inside.out.constData());
+    QVERIFY2(!home.value(QStringLiteral("ok")).toBool(), qPrintable(QJsonDocument(home).toJson()));
+    const QString insideHome = runner->account().isRoot() ? QStringLiteral("/home/agent") : QStringLiteral("/home/");
+    QVERIFY2(home.value(QStringLiteral("detail")).toString().contains(QStringLiteral("reachable at ") + insideHome),
+             qPrintable(QJsonDocument(home).toJson()));
 }
 
 void Probe::weakenedSandboxLowersExactlyItsGrades_data()
