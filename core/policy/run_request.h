@@ -24,6 +24,9 @@ struct RunRequest {
     std::string ttl = "8h";
     std::string name;
     std::vector<std::string> allowDegraded;
+    std::vector<std::string> rules;    // 'METHOD HOST PATH ACTION' or 'push HOST REPO REF ACTION'
+    std::vector<std::string> secrets;  // NAME or NAME=ENVVAR
+    std::string upstreamCa;            // an extra CA file to trust for upstream TLS
     std::vector<std::string> command;
 };
 

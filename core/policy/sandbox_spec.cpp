@@ -67,6 +67,15 @@ std::vector<std::string> SandboxSpec::flagBadges() const
     if (localTcp) {
         badges.emplace_back("local-tcp");
     }
+    for (const auto& rule : httpRules) {
+        badges.push_back("rule:" + rule);
+    }
+    for (const auto& secret : secrets) {
+        badges.push_back("secret:" + secret.name + (secret.envVar == secret.name ? "" : "=" + secret.envVar));
+    }
+    if (!upstreamCaFile.empty()) {
+        badges.push_back("upstream-ca:" + upstreamCaFile);
+    }
     for (const auto& mount : mounts) {
         badges.push_back((mount.readOnly ? "ro:" : "rw:") + mount.path);
     }

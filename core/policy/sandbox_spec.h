@@ -23,6 +23,14 @@ struct ImageRef {
     std::string toString() const;
 };
 
+// A keychain secret the sandbox gets a placeholder for (--secret NAME=ENVVAR).
+struct SecretRequest {
+    std::string name;
+    std::string envVar;
+
+    friend bool operator==(const SecretRequest&, const SecretRequest&) = default;
+};
+
 struct ExtraMount {
     std::string path;  // canonical host path, mounted at the same path inside
     bool readOnly = true;
@@ -57,6 +65,14 @@ struct SandboxSpec {
     // parses as a HostPattern (egress/host_pattern.h). Only with
     // NetworkMode::Proxy: the proxy is what enforces them.
     std::vector<std::string> allowHosts;
+    // HTTP and push rules exactly as written, in order (docs/rules.md), and
+    // the secrets whose placeholders the proxy swaps (docs/secrets.md). Either
+    // makes the proxy see inside the TLS of the hosts they name.
+    std::vector<std::string> httpRules;
+    std::vector<SecretRequest> secrets;
+    // An extra CA file trusted for upstream TLS besides the host's store
+    // (canonical path; tests and private registries), empty for none.
+    std::string upstreamCaFile;
     Duration ttl = Duration::fromSeconds(std::chrono::hours(8));
     std::set<DegradableLayer> allowDegraded;
 
@@ -66,6 +82,9 @@ struct SandboxSpec {
     // follows and the request that widened it. Empty for a first session.
     std::string parentSessionId;
     std::string escalationRequestId;
+
+    // Whether the proxy terminates TLS for some host (rules or secrets).
+    bool intercepts() const { return !httpRules.empty() || !secrets.empty(); }
 
     // Flags as badges ("sudo", "net:none", "yolo", ...) for records and ps.
     std::vector<std::string> flagBadges() const;

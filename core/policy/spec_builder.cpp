@@ -2,6 +2,7 @@
 #include "policy/spec_builder.h"
 
 #include "egress/egress_policy.h"
+#include "policy/interception_flags.h"
 #include "policy/proxy_environment.h"
 
 #include <sys/random.h>
@@ -387,6 +388,17 @@ Result<SandboxSpec> SpecBuilder::build(const RunRequest& request) const
     spec.allowHosts = request.allowHosts;
     if (auto proxyEnv = refuseProxyVariables(spec); !proxyEnv) {
         return proxyEnv.error();
+    }
+    std::string upstreamCa;
+    if (!request.upstreamCa.empty()) {
+        auto canonical = canonicalPath(request.upstreamCa, "--upstream-ca");
+        if (!canonical) {
+            return canonical.error();
+        }
+        upstreamCa = canonical.value();
+    }
+    if (auto intercepted = applyInterceptionFlags(spec, request, upstreamCa); !intercepted) {
+        return intercepted.error();
     }
 
     auto ttl = Duration::parse(request.ttl);

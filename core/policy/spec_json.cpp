@@ -65,6 +65,10 @@ json specToJson(const SandboxSpec& spec)
     for (DegradableLayer layer : spec.allowDegraded) {
         degraded.push_back(toString(layer));
     }
+    json secrets = json::array();
+    for (const auto& secret : spec.secrets) {
+        secrets.push_back({{"name", secret.name}, {"env", secret.envVar}});
+    }
     return json{
         {"version", 1},
         {"session", spec.sessionId},
@@ -81,6 +85,9 @@ json specToJson(const SandboxSpec& spec)
         {"local_tcp", spec.localTcp},
         {"net", toString(spec.network)},
         {"allow_hosts", spec.allowHosts},
+        {"rules", spec.httpRules},
+        {"secrets", secrets},
+        {"upstream_ca", spec.upstreamCaFile},
         {"ttl_seconds", spec.ttl.seconds().count()},
         {"allow_degraded", degraded},
         {"command", spec.command},
@@ -99,7 +106,7 @@ Result<SandboxSpec> specFromJson(const json& in)
             in,
             {"version", "session", "name", "profile", "image", "workspace", "mounts", "environment", "explicit_env",
              "sudo", "docker", "yolo", "local_tcp", "net", "allow_hosts", "ttl_seconds", "allow_degraded", "command",
-             "parent", "request"},
+             "parent", "request", "rules", "secrets", "upstream_ca"},
             "");
         SandboxSpec spec;
         spec.sessionId = in.at("session").get<std::string>();
@@ -126,6 +133,13 @@ Result<SandboxSpec> specFromJson(const json& in)
         spec.localTcp = in.at("local_tcp").get<bool>();
         spec.network = networkFromString(in.at("net").get<std::string>());
         spec.allowHosts = checkedAllowHosts(in.at("allow_hosts"));
+        // Fields added after version 1 was first written: absent means none.
+        spec.httpRules = in.value("rules", std::vector<std::string>{});
+        for (const auto& secret : in.value("secrets", std::vector<json>{})) {
+            refuseUnknownFields(secret, {"name", "env"}, " in a secret");
+            spec.secrets.push_back({secret.at("name").get<std::string>(), secret.at("env").get<std::string>()});
+        }
+        spec.upstreamCaFile = in.value("upstream_ca", std::string());
         auto ttl = Duration::parse(std::to_string(in.at("ttl_seconds").get<long long>()) + "s");
         if (!ttl) {
             return ttl.error();
