@@ -2,6 +2,7 @@
 #include "runtime/rootfs_builder.h"
 
 #include "runtime/etc_files.h"
+#include "runtime/session_trust.h"
 #include "runtime/fs_util.h"
 #include "runtime/mount_ops.h"
 #include "runtime/syscalls.h"
@@ -163,7 +164,7 @@ Status RootfsBuilder::openSources()
 Status RootfsBuilder::build()
 {
     for (auto step : {&RootfsBuilder::mountStage, &RootfsBuilder::bindSystemEntries, &RootfsBuilder::populateEtc,
-                      &RootfsBuilder::mountTmp, &RootfsBuilder::mountDev, &RootfsBuilder::mountProcAndSys,
+                      &RootfsBuilder::installSessionTrust, &RootfsBuilder::mountTmp, &RootfsBuilder::mountDev, &RootfsBuilder::mountProcAndSys,
                       &RootfsBuilder::bindUserPaths, &RootfsBuilder::pivot}) {
         if (auto done = (this->*step)(); !done) {
             return done;
@@ -281,6 +282,14 @@ Status RootfsBuilder::populateEtc()
         return Error::fromErrno("cannot create /etc/mtab", errno);
     }
     return {};
+}
+
+Status RootfsBuilder::installSessionTrust()
+{
+    if (plan_.sessionCaPem.empty()) {
+        return {};
+    }
+    return SessionTrust::install(stage_.get(), plan_.sessionCaPem);
 }
 
 Status RootfsBuilder::mountTmp()

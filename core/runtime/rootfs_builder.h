@@ -29,6 +29,9 @@ struct RootfsPlan {
     bool yolo = false;
     std::string shell = "/bin/sh";
     std::vector<BindRequest> binds;  // home, workspace, --ro, --rw
+    // The session's interception CA certificate (PEM), when the proxy sees
+    // inside some host's TLS: added to the sandbox's trust (session_trust.h).
+    std::string sessionCaPem;
 };
 
 // Builds the sandbox's file system view and makes it the root. Runs in
@@ -60,6 +63,7 @@ private:
     Status mountStage();
     Status bindSystemEntries();
     Status populateEtc();
+    Status installSessionTrust();
     Status mountDev();
     Status mountProcAndSys();
     Status mountTmp();

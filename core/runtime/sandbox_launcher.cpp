@@ -6,6 +6,7 @@
 #include "runtime/kernel_support.h"
 #include "runtime/sandbox_init.h"
 #include "runtime/seccomp_listener.h"
+#include "runtime/session_trust.h"
 #include "runtime/syscalls.h"
 
 #include <fcntl.h>
@@ -118,6 +119,10 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
     }
     InitConfig& config = plan->config;
     config.seccomp.notifyExec = options.execNotify && kernel.execNotify && config.useSeccomp;
+    if (!options.sessionCaPem.empty()) {
+        config.rootfs.sessionCaPem = options.sessionCaPem;
+        SessionTrust::addEnvironment(config.environment);
+    }
 
     Sandbox sandbox;
     sandbox.identity = id;

@@ -51,6 +51,9 @@ struct LaunchOptions {
     // spec says what it is); the caller must serve every later one from the
     // moment launch() returns, or the sandbox's execs wait forever.
     bool execNotify = false;
+    // The session's interception CA (PEM) when the proxy sees inside some
+    // host's TLS: the sandbox trusts it (session_trust.h). Empty: no change.
+    std::string sessionCaPem;
 };
 
 class SandboxLauncher {

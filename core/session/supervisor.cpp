@@ -121,7 +121,7 @@ int Supervisor::run()
     auto launched = SandboxLauncher::launch(spec_, paths_, stdio_, [this, &records] {
         records = openRecords();
         return records;
-    }, LaunchOptions{.execNotify = true});
+    }, LaunchOptions{.execNotify = true, .sessionCaPem = {}});
     if (!launched) {
         if (!store_ && records.ok()) {
             // Failed before the records existed (e.g. the kernel check):
