@@ -74,6 +74,22 @@ std::string newRequestId()
     return rid;
 }
 
+std::optional<ParentDecision> parseParentDecision(const json& message)
+{
+    ParentDecision parsed;
+    parsed.rid = message.value("rid", json()).is_string() ? message["rid"].get<std::string>() : std::string();
+    parsed.decision =
+        message.value("decision", json()).is_string() ? message["decision"].get<std::string>() : std::string();
+    if (parsed.decision != "approved" && parsed.decision != "denied" && parsed.decision != "timed_out") {
+        spdlog::warn("ignoring a decision for '{}' that is neither approved, denied nor timed_out", parsed.rid.substr(0, 40));
+        return std::nullopt;
+    }
+    parsed.reason = message.value("reason", json()).is_string() ? message["reason"].get<std::string>() : "";
+    parsed.reason.resize(std::min(parsed.reason.size(), kMaxDecisionReason));
+    parsed.by = boundedActor(message.value("by", json()));
+    return parsed;
+}
+
 EscalationDesk::EscalationDesk(boost::asio::io_context& io, std::string sessionId, Options options, Record record,
                                SendToParent send)
     : io_(io),
@@ -183,15 +199,13 @@ bool EscalationDesk::decide(const json& message)
         spdlog::debug("ignoring a decision for unknown or answered request '{}'", rid.substr(0, 40));
         return false;
     }
-    const std::string decision =
-        message.value("decision", json()).is_string() ? message["decision"].get<std::string>() : std::string();
-    if (decision != "approved" && decision != "denied" && decision != "timed_out") {
-        spdlog::warn("ignoring a decision for {} that is neither approved, denied nor timed_out", rid);
+    const auto parsed = parseParentDecision(message);
+    if (!parsed) {
         return false;
     }
-    std::string reason = message.value("reason", json()).is_string() ? message["reason"].get<std::string>() : "";
-    reason.resize(std::min(reason.size(), kMaxDecisionReason));
-    const json by = boundedActor(message.value("by", json()));
+    const std::string& decision = parsed->decision;
+    const std::string& reason = parsed->reason;
+    const json& by = parsed->by;
     ControlResponse response;
     if (decision == "approved") {
         const bool successor =

@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -95,5 +96,16 @@ nlohmann::json boundedActor(const nlohmann::json& by);
 
 // "r-" and 12 random hex digits.
 std::string newRequestId();
+
+// A parent's {"t":"decision"} message, checked: the decision is one of
+// approved, denied, timed_out; the reason bounded; the actor bounded
+// (boundedActor). nullopt for anything else.
+struct ParentDecision {
+    std::string rid;
+    std::string decision;
+    std::string reason;
+    nlohmann::json by;
+};
+std::optional<ParentDecision> parseParentDecision(const nlohmann::json& message);
 
 }  // namespace moat

@@ -6,15 +6,11 @@
 
 #include <boost/asio/post.hpp>
 
-#include <spdlog/spdlog.h>
-
 namespace moat {
 
 namespace {
 
 using nlohmann::json;
-
-constexpr std::size_t kMaxDecisionReason = 2000;
 
 json questionJson(const HttpAskDesk::Question& question)
 {
@@ -133,15 +129,11 @@ bool HttpAskDesk::decide(const json& message)
     if (pending_.find(rid) == pending_.end()) {
         return false;
     }
-    const std::string decision =
-        message.value("decision", json()).is_string() ? message["decision"].get<std::string>() : std::string();
-    if (decision != "approved" && decision != "denied" && decision != "timed_out") {
-        spdlog::warn("ignoring a decision for {} that is neither approved, denied nor timed_out", rid);
+    const auto parsed = parseParentDecision(message);
+    if (!parsed) {
         return false;
     }
-    std::string reason = message.value("reason", json()).is_string() ? message["reason"].get<std::string>() : "";
-    reason.resize(std::min(reason.size(), kMaxDecisionReason));
-    finish(rid, decision, boundedActor(message.value("by", json())), reason);
+    finish(rid, parsed->decision, parsed->by, parsed->reason);
     return true;
 }
 
