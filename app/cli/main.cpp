@@ -3,6 +3,7 @@
 
 #include "approvals_command.h"
 #include "audit_command.h"
+#include "claims_command.h"
 #include "logs_command.h"
 #include "probe_command.h"
 #include "ps_command.h"
@@ -33,6 +34,7 @@ int main(int argc, char** argv)
     moat::cli::RequestCommand request(app);
     moat::cli::ApprovalsCommand approvals(app);
     moat::cli::ProbeCommand probe(app);
+    moat::cli::ClaimsCommand claims(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -76,6 +78,9 @@ int main(int argc, char** argv)
     }
     if (probe.selected()) {
         return probe.execute();
+    }
+    if (claims.selected()) {
+        return claims.execute();
     }
     return 125;
 }
