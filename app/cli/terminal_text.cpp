@@ -25,7 +25,16 @@ std::string terminalSafe(const std::string& text, std::size_t maxBytes)
         const bool c1 = byte == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
                         static_cast<unsigned char>(text[i + 1]) <= 0x9f;
         const bool stray = byte >= 0x80 && byte < 0xc0;  // a continuation byte without its lead
-        if (c0OrDel || stray || i + length > text.size()) {
+        // 0xC0, 0xC1 (overlong) and 0xF5.. lead nothing valid. A lead byte is
+        // trusted only with as many continuation bytes (0x80..0xBF) as it
+        // announces: otherwise the next bytes, which may be ESC or BEL, would
+        // be copied raw with it.
+        bool malformed = byte == 0xc0 || byte == 0xc1 || byte >= 0xf5 || i + length > text.size();
+        for (std::size_t k = 1; !malformed && k < length; ++k) {
+            const auto next = static_cast<unsigned char>(text[i + k]);
+            malformed = next < 0x80 || next > 0xbf;
+        }
+        if (c0OrDel || stray || malformed) {
             safe += '?';
             continue;
         }

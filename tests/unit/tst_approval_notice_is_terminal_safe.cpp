@@ -37,6 +37,13 @@ void ApprovalNoticeIsTerminalSafe::controlCharactersBecomeQuestionMarks_data()
     QTest::newRow("C1 OSC") << QByteArray("\xc2\x9d" "52;c;x") << QByteArray("?52;c;x");
     QTest::newRow("stray continuation") << QByteArray("a\x80z") << QByteArray("a?z");
     QTest::newRow("truncated sequence") << QByteArray("a\xe2\x9c") << QByteArray("a??");
+    // A lead byte must not carry the bytes after it past the filter.
+    QTest::newRow("lead byte before ESC") << QByteArray("\xe0\x1b]0;x\x07") << QByteArray("??]0;x?");
+    QTest::newRow("two-byte lead before BEL") << QByteArray("\xc3\x07") << QByteArray("??");
+    QTest::newRow("four-byte lead before ESC") << QByteArray("\xf0\x9f\x1b[2J") << QByteArray("???[2J");
+    QTest::newRow("overlong lead") << QByteArray("\xc0\xaf") << QByteArray("??");
+    QTest::newRow("beyond U+10FFFF") << QByteArray("\xf5\x80\x80\x80") << QByteArray("????");
+    QTest::newRow("emoji kept") << QByteArray("\xf0\x9f\x90\x9f") << QByteArray("\xf0\x9f\x90\x9f");
 }
 
 void ApprovalNoticeIsTerminalSafe::controlCharactersBecomeQuestionMarks()
