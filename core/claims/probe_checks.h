@@ -11,7 +11,7 @@ namespace moat::claims {
 // reports each under this name, so a reviewer (and tests/integration) can
 // match a claim to its evidence. A claim whose check is not here fails the
 // unit test tst_claims: a promise nobody can check is only marketing.
-inline constexpr std::array<std::string_view, 28> kVerifyingChecks = {
+inline constexpr std::array<std::string_view, 29> kVerifyingChecks = {
     // namespaces
     "sandbox_namespaces", "procfs_private",
     // privileges
@@ -19,7 +19,7 @@ inline constexpr std::array<std::string_view, 28> kVerifyingChecks = {
     // kernel filters
     "seccomp_mode", "seccomp_filter_denies", "landlock_abi", "landlock_enforced",
     // file system
-    "mount_view",
+    "mount_view", "real_home_reachable",
     // network
     "public_route", "default_route", "dns_direct", "dns_stub_refuses", "proxy_refuses_unlisted",
     "proxy_refuses_raw_ip", "proxy_refuses_metadata", "metadata_route",

@@ -54,7 +54,7 @@ void addMountClaims(const ClaimsContext& context, std::vector<Claim>& out)
                    check,
                    {"other host paths only with --ro or --rw, each recorded"}});
     out.push_back({"filesystem.home", area,
-                   "$HOME is moat's per-profile directory, never the real home", check,
+                   "$HOME is moat's per-profile directory, never the real home", "real_home_reachable",
                    {"on the host: " + context.paths.homeDir("default"),
                     "it persists between sessions of the profile (docs/threat-model.md)"}});
     out.push_back({"filesystem.tmp", area,
