@@ -70,6 +70,21 @@ public:
         return {};
     }
 
+    Status remove(const std::string& name) override
+    {
+        auto* job = new QKeychain::DeletePasswordJob(kService);
+        job->setKey(QString::fromStdString(name));
+        QString problem;
+        const std::unique_ptr<QKeychain::Job> owned = run(job, &problem);
+        if (!owned) {
+            return Error{problem.toStdString()};
+        }
+        if (job->error() != QKeychain::NoError && job->error() != QKeychain::EntryNotFound) {
+            return Error{job->errorString().toStdString()};
+        }
+        return {};
+    }
+
 private:
     // Runs one job to its end and hands it back to be read and deleted.
     // Not auto-deleted: a deferred delete could run in any nested event loop
@@ -104,7 +119,7 @@ private:
 
 }  // namespace moat::keychain
 
-extern "C" __attribute__((visibility("default"))) moat::keychain::SecretStore* moat_keychain_create_secret_store_v1()
+extern "C" __attribute__((visibility("default"))) moat::keychain::SecretStore* moat_keychain_create_secret_store_v2()
 {
     return new moat::keychain::QtSecretStore();
 }

@@ -34,22 +34,6 @@ std::string RecordKeyStore::keyFilePath() const
     return paths_.configDir + "/" + kKeyFileName;
 }
 
-std::optional<std::string> RecordKeyStore::sessionBusProblem() const
-{
-    // Without an address GDBus would try to autolaunch a bus through X11:
-    // a fresh, empty one whose keyring nobody unlocked. Better to say so.
-    if (const char* address = std::getenv("DBUS_SESSION_BUS_ADDRESS"); address && *address) {
-        return std::nullopt;
-    }
-    if (const char* runtime = std::getenv("XDG_RUNTIME_DIR"); runtime && *runtime == '/') {
-        struct stat info {};
-        if (::stat((std::string(runtime) + "/bus").c_str(), &info) == 0 && S_ISSOCK(info.st_mode)) {
-            return std::nullopt;
-        }
-    }
-    return std::string("no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set");
-}
-
 Status RecordKeyStore::loadSecrets()
 {
     if (!secrets_) {

@@ -61,7 +61,6 @@ private:
     // nullopt: no such entry. Errors mean the keychain could not be used.
     Result<std::optional<std::string>> readSecret(const std::string& name);
     Status writeSecret(const std::string& name, const std::string& text);
-    std::optional<std::string> sessionBusProblem() const;
     Status loadSecrets();
     Result<std::optional<RecordKeys>> readKeyFile() const;
     Result<RecordKeys> makeKeyFile() const;

@@ -4,6 +4,9 @@
 #include "base/program_path.h"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
 
 namespace moat::keychain {
 
@@ -24,6 +27,20 @@ Result<std::unique_ptr<SecretStore>> loadSecretStore()
                      "Reinstall moat"};
     }
     return std::unique_ptr<SecretStore>(create());
+}
+
+std::optional<std::string> sessionBusProblem()
+{
+    if (const char* address = std::getenv("DBUS_SESSION_BUS_ADDRESS"); address && *address) {
+        return std::nullopt;
+    }
+    if (const char* runtime = std::getenv("XDG_RUNTIME_DIR"); runtime && *runtime == '/') {
+        struct stat info {};
+        if (::stat((std::string(runtime) + "/bus").c_str(), &info) == 0 && S_ISSOCK(info.st_mode)) {
+            return std::nullopt;
+        }
+    }
+    return std::string("no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set");
 }
 
 }  // namespace moat::keychain

@@ -10,6 +10,7 @@
 #include "renew_command.h"
 #include "request_command.h"
 #include "run_command.h"
+#include "secret_command.h"
 #include "stop_command.h"
 
 #include <CLI/CLI.hpp>
@@ -34,6 +35,7 @@ int main(int argc, char** argv)
     moat::cli::RequestCommand request(app);
     moat::cli::ApprovalsCommand approvals(app);
     moat::cli::ProbeCommand probe(app);
+    moat::cli::SecretCommand secret(app);
     moat::cli::ClaimsCommand claims(app);
     try {
         app.parse(argc, argv);
@@ -78,6 +80,9 @@ int main(int argc, char** argv)
     }
     if (probe.selected()) {
         return probe.execute();
+    }
+    if (secret.selected()) {
+        return secret.execute();
     }
     if (claims.selected()) {
         return claims.execute();

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace moat::cli {
 
@@ -42,13 +43,18 @@ public:
     virtual MoatdReply renewSession(const std::string& id, const std::string& ttl) = 0;
     virtual MoatdReply listApprovals() = 0;
     virtual MoatdReply answerApproval(const std::string& requestId, bool approve, const std::string& client) = 0;
+    // `moat secret`: the value goes in once and never comes back.
+    virtual MoatdReply setSecret(const std::string& name, const std::string& value,
+                                 const std::vector<std::string>& hosts, const std::vector<std::string>& headers) = 0;
+    virtual MoatdReply listSecrets() = 0;
+    virtual MoatdReply removeSecret(const std::string& name) = 0;
 };
 
 // The module's one entry point, by this name (C linkage). Connects to the
 // bus at `address`; nullptr with *problem empty: moatd is neither running
 // nor activatable there; nullptr with *problem set: the bus refused us.
 using ConnectMoatd = MoatdClient* (*)(const std::string& address, std::string* problem);
-inline constexpr const char* kConnectMoatdSymbol = "moat_connect_moatd_v1";
+inline constexpr const char* kConnectMoatdSymbol = "moat_connect_moatd_v2";
 inline constexpr const char* kMoatdClientModule = "moat-dbus.so";
 
 // The session bus's address (DBUS_SESSION_BUS_ADDRESS, else the socket

@@ -75,7 +75,36 @@ public:
             proxy_.AnswerApproval(QString::fromStdString(requestId), approve, QString::fromStdString(client)));
     }
 
+    MoatdReply setSecret(const std::string& name, const std::string& value, const std::vector<std::string>& hosts,
+                         const std::vector<std::string>& headers) override
+    {
+        // moatd may have to wait for the keychain, which may ask a person.
+        proxy_.setTimeout(kStartTimeoutMs);
+        QString text = QString::fromStdString(value);
+        auto reply = toReply(proxy_.SetSecret(QString::fromStdString(name), text, toList(hosts), toList(headers)));
+        text.fill(QChar(0));
+        proxy_.setTimeout(kCallTimeoutMs);
+        return reply;
+    }
+    MoatdReply listSecrets() override { return toReply(proxy_.ListSecrets()); }
+    MoatdReply removeSecret(const std::string& name) override
+    {
+        proxy_.setTimeout(kStartTimeoutMs);
+        auto reply = toReply(proxy_.RemoveSecret(QString::fromStdString(name)));
+        proxy_.setTimeout(kCallTimeoutMs);
+        return reply;
+    }
+
 private:
+    static QStringList toList(const std::vector<std::string>& items)
+    {
+        QStringList list;
+        for (const auto& item : items) {
+            list.append(QString::fromStdString(item));
+        }
+        return list;
+    }
+
     std::unique_ptr<QCoreApplication> application_;
     OrgMoatManager1Interface proxy_;
 };
@@ -127,7 +156,7 @@ MoatdClient* connectMoatd(const std::string& address, std::string* problem)
 
 }  // namespace moat::cli
 
-extern "C" __attribute__((visibility("default"))) moat::cli::MoatdClient* moat_connect_moatd_v1(
+extern "C" __attribute__((visibility("default"))) moat::cli::MoatdClient* moat_connect_moatd_v2(
     const std::string& address, std::string* problem)
 {
     return moat::cli::connectMoatd(address, problem);

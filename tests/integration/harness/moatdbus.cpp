@@ -150,7 +150,7 @@ bool MoatdBus::start(QString* error, Access access)
         "    <allow own=\"*\"/>\n"
         "  </policy>\n"
         "</busconfig>\n").arg(address_, services, openListen, openPolicy).toUtf8();
-    if (!writeFile(services + QLatin1Char('/') + kServiceFile, service, error) ||
+    if ((moatdActivatable_ && !writeFile(services + QLatin1Char('/') + kServiceFile, service, error)) ||
         !writeFile(config, busConfig, error)) {
         return false;
     }
@@ -159,9 +159,15 @@ bool MoatdBus::start(QString* error, Access access)
         QStringLiteral("export XDG_RUNTIME_DIR=%1 XDG_DATA_HOME=%2 DBUS_SESSION_BUS_ADDRESS=%3; "
                        "dbus-daemon --config-file=%4 --nofork & bus=$!; "
                        "i=0; while [ ! -S %1/bus ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; "
-                       "printf %s test-pass | gnome-keyring-daemon --unlock --components=secrets >/dev/null && "
-                       "echo READY; wait $bus")
-            .arg(runtime_, data, address_, config);
+                       "%5echo READY; wait $bus")
+            .arg(runtime_, data, address_, config,
+                 // Ready once the keyring owns its name: --unlock may return first.
+                 keyring_ ? QStringLiteral("printf %s test-pass | gnome-keyring-daemon --unlock "
+                                           "--components=secrets >/dev/null && { i=0; until dbus-send --session "
+                                           "--print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus "
+                                           "org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets "
+                                           "| grep -q true || [ $i -ge 200 ]; do sleep 0.05; i=$((i+1)); done; } && ")
+                          : QString());
     bus_ = runner->startHost({QStringLiteral("/bin/sh"), QStringLiteral("-c"), script});
     if (!bus_->waitForOutput("READY\n", 20000)) {
         *error = QStringLiteral("the private bus did not start: %1").arg(QString::fromUtf8(bus_->output()));

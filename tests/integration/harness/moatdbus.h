@@ -40,6 +40,10 @@ public:
     // what refuses another account (openAddress()).
     enum class Access { OwnerOnly, AnyUser };
     bool start(QString* error, Access access = Access::OwnerOnly);
+    // Before start(): a bus on which moatd cannot be activated (moat works
+    // without it there), or one with no keyring (no Secret Service).
+    void setMoatdActivatable(bool activatable) { moatdActivatable_ = activatable; }
+    void setKeyring(bool keyring) { keyring_ = keyring; }
     // With Access::AnyUser: the address other accounts connect to.
     QString openAddress() const { return openAddress_; }
 
@@ -74,4 +78,6 @@ private:
     QString address_;
     QString openAddress_;
     QString runtime_;
+    bool moatdActivatable_ = true;
+    bool keyring_ = true;
 };
