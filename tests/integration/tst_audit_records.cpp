@@ -171,6 +171,10 @@ public:
             QStringLiteral(
                 "export XDG_RUNTIME_DIR=%1 XDG_DATA_HOME=%2; exec dbus-run-session --config-file=%3 -- sh -c '"
                 "printf %s test-pass | gnome-keyring-daemon --unlock --components=secrets >/dev/null && "
+                // Ready once the keyring owns its name: --unlock may return first.
+                "i=0; until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus "
+                "org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets | grep -q true || [ $i -ge 200 ]; "
+                "do sleep 0.05; i=$((i+1)); done; "
                 "echo \"BUS=$DBUS_SESSION_BUS_ADDRESS;\" && exec sleep 600'")
                 .arg(runtime_, data, config);
         bus_ = runner->startHost({QStringLiteral("/bin/sh"), QStringLiteral("-c"), script});
