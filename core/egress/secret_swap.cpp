@@ -143,6 +143,26 @@ std::string swapped(std::string_view text, const std::vector<const SwapBinding*>
 
 }  // namespace
 
+Result<SwapBinding> makeSwapBinding(const std::string& name, LockedSecret value,
+                                    const std::vector<std::string>& hosts, std::vector<std::string> headers)
+{
+    auto placeholder = makeSecretPlaceholder(name);
+    if (!placeholder) {
+        return placeholder.error();
+    }
+    std::vector<HostPattern> patterns;
+    for (const auto& host : hosts) {
+        auto pattern = HostPattern::parse(host);
+        if (!pattern) {
+            return Error{"secret " + name + ", host " + printable(host) + ": " + pattern.error().what, 0,
+                         pattern.error().hint};
+        }
+        patterns.push_back(std::move(pattern.value()));
+    }
+    return SwapBinding{name, std::move(placeholder.value()), std::move(value), std::move(patterns),
+                       std::move(headers)};
+}
+
 Result<SecretSwap> SecretSwap::create(std::vector<SwapBinding> bindings)
 {
     for (size_t i = 0; i < bindings.size(); ++i) {

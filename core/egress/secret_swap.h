@@ -23,6 +23,13 @@ struct SwapBinding {
     std::vector<std::string> headers;  // field names, any case; empty: Authorization
 };
 
+// A binding for this session: hosts parsed (HostPattern syntax, as `moat
+// secret set --host` stored them), a new placeholder made, headers as given
+// (none: Authorization). For whoever builds the session's SecretSwap from
+// what the keychain gave (keychain/secret_book.h, StoredSecret).
+Result<SwapBinding> makeSwapBinding(const std::string& name, LockedSecret value,
+                                    const std::vector<std::string>& hosts, std::vector<std::string> headers);
+
 // One header field of a request, as the relay parsed it (name as sent).
 struct HeaderField {
     std::string name;

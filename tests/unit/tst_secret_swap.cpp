@@ -364,6 +364,20 @@ private slots:
         produced.push_back(swap.error().message());
     }
 
+    void aBindingIsMadeFromWhatTheKeychainGave()
+    {
+        auto made = makeSwapBinding("TOKEN", locked(kGithubValue), {"api.github.com", "*.example.com:8443"}, {});
+        QVERIFY(made);
+        QCOMPARE(made->hosts.size(), size_t(2));
+        QVERIFY(made->placeholder.rfind("moat-placeholder-TOKEN-", 0) == 0);
+        std::vector<SwapBinding> bindings;
+        bindings.push_back(std::move(made.value()));
+        QVERIFY(SecretSwap::create(std::move(bindings)));
+        auto bad = makeSwapBinding("TOKEN", locked(kGithubValue), {"https://api.github.com/"}, {});
+        QVERIFY(!bad);
+        produced.push_back(bad.error().message());
+    }
+
     void theDefaultHeaderIsAuthorization()
     {
         std::vector<SwapBinding> bindings;
