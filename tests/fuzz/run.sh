@@ -6,13 +6,14 @@
 # is kept as BUILD_DIR/artifacts/<target>-crash-*), 77 (ctest: skipped) when
 # clang or the libFuzzer runtime is missing.
 #   run.sh BUILD_DIR          MOAT_FUZZ_SECONDS (default 10) per target
+#   MOAT_FUZZ_TARGETS         the targets to build and run (default: the egress parsers)
 set -eu
 
 build_dir=${1:?usage: run.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 cxx=${MOAT_FUZZ_CXX:-clang++-14}
 seconds=${MOAT_FUZZ_SECONDS:-10}
-targets="fuzz_request_target fuzz_socks5_messages fuzz_dns_stub_answer fuzz_tls_client_hello fuzz_proxy_request"
+targets=${MOAT_FUZZ_TARGETS:-"fuzz_request_target fuzz_socks5_messages fuzz_dns_stub_answer fuzz_tls_client_hello fuzz_proxy_request"}
 
 if ! command -v "$cxx" >/dev/null 2>&1; then
     echo "skipped: $cxx not found (Debian: apt-get install clang-14 libclang-rt-14-dev)"
@@ -36,7 +37,8 @@ if command -v ninja >/dev/null 2>&1; then
 fi
 # shellcheck disable=SC2086 # $generator is empty or two words on purpose
 cmake -S "$here" -B "$build_dir" $generator -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
-cmake --build "$build_dir"
+# shellcheck disable=SC2086 # $targets is a list of words on purpose
+cmake --build "$build_dir" --target $targets
 
 # Findings abort at once and are reported with a stack; leaks count too.
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allocator_may_return_null=1
