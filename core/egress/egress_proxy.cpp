@@ -69,6 +69,7 @@ EgressProxy::EgressProxy(asio::io_context& io, UniqueFd httpListener, UniqueFd s
     context_->onEvent = std::move(options.onEvent);
     context_->sessionInfo = std::move(options.sessionInfo);
     context_->escalate = std::move(options.escalate);
+    context_->interception = std::move(options.interception);
     context_->pipes = std::make_shared<PipePool>(context_->limits.spliceChunk, kIdlePipes);
     context_->chunks = std::make_shared<ChunkPool>(kBodyChunk, kIdleChunks);
     http_ = adopt(io, std::move(httpListener));

@@ -17,6 +17,8 @@ struct EgressProxyOptions {
     EgressEventSink onEvent;
     std::function<nlohmann::json()> sessionInfo;
     EscalationHandler escalate;
+    // Which allowed CONNECT destinations are intercepted (tls/tls_interception.h).
+    TlsInterception interception;
 };
 
 // The sandbox's only way out: the HTTP proxy (with the control endpoint) and

@@ -8,6 +8,9 @@
 #include "egress/request_target.h"
 #include "egress/server_name_check.h"
 #include "egress/splice_tunnel.h"
+#include "egress/tls/client_tls.h"
+#include "egress/tls/filtered_request.h"
+#include "egress/tls/intercepted_relay.h"
 #include "egress/upstream_dialer.h"
 
 #include <boost/asio/steady_timer.hpp>
@@ -17,7 +20,6 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 
-#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,17 +36,13 @@ namespace {
 using RequestParser = http::request_parser<http::buffer_body>;
 using ResponseParser = http::response_parser<http::buffer_body>;
 
-constexpr std::chrono::seconds kAnswerTimeout{5};
+constexpr auto kAnswerTimeout = kProxyAnswerTimeout;
+constexpr std::size_t kShownTargetLength = 256;
 
-// Beast in Boost 1.74 speaks boost::string_view.
 std::string_view view(beast::string_view text)
 {
-    return {text.data(), text.size()};
+    return beastView(text);
 }
-constexpr std::size_t kShownTargetLength = 256;
-// Bodies are streamed, so their size needs no limit. Not boost::none: Beast
-// 1.74 compares a Content-Length with an empty optional as "greater".
-constexpr std::uint64_t kUnlimitedBody = std::numeric_limits<std::uint64_t>::max();
 
 // Cancels the operations on a socket when it expires, leaving the socket
 // open (Beast's own deadline closes it): a client whose request head is too
@@ -104,10 +102,12 @@ private:
     asio::awaitable<bool> readRequestHead(RequestParser& parser, bool firstRequest);
     asio::awaitable<Next> handle(RequestParser& parser);
     asio::awaitable<Next> answerControl(RequestParser& parser, const RequestTarget& target);
+    asio::awaitable<bool> answerEstablished();
     asio::awaitable<Next> openTunnel(RequestParser& parser, const RequestTarget& target);
+    asio::awaitable<Next> intercept(const RequestTarget& target, DialResult dial, EgressEvent event,
+                                    std::shared_ptr<HttpExchangeFilter> filter);
     asio::awaitable<Next> forward(RequestParser& parser, const RequestTarget& target);
     asio::awaitable<bool> connectUpstream(const RequestTarget& target, EgressEvent& event);
-    asio::awaitable<boost::system::error_code> readResponseHead(std::optional<ResponseParser>& reader, bool isHead);
     asio::awaitable<Next> refuse(http::status status, std::string reason);
     asio::awaitable<Next> refuseDial(const DialResult& dial, EgressEvent event);
 
@@ -247,15 +247,8 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::answerControl(RequestPar
 
 asio::awaitable<HttpProxyClient::Next> HttpProxyClient::refuse(http::status status, std::string reason)
 {
-    http::response<http::string_body> response{status, 11};
-    response.set(http::field::content_type, "text/plain; charset=utf-8");
-    response.set(http::field::cache_control, "no-store");
-    response.body() = "moat: " + reason + "\n";
-    response.keep_alive(false);
-    response.prepare_payload();
+    co_await writeRefusal(client_, status, reason);
     boost::system::error_code ec;
-    client_.expires_after(kAnswerTimeout);
-    co_await http::async_write(client_, response, untilDone(ec));
     client_.socket().shutdown(tcp::socket::shutdown_send, ec);
     co_return Next::Close;
 }
@@ -287,6 +280,16 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::refuseDial(const DialRes
     co_return co_await refuse(http::status::bad_gateway, dial.problem);
 }
 
+asio::awaitable<bool> HttpProxyClient::answerEstablished()
+{
+    static constexpr std::string_view kEstablished = "HTTP/1.1 200 Connection established\r\n\r\n";
+    boost::system::error_code ec;
+    client_.expires_after(kAnswerTimeout);
+    co_await asio::async_write(client_, asio::buffer(kEstablished), untilDone(ec));
+    client_.expires_never();
+    co_return !ec;
+}
+
 asio::awaitable<HttpProxyClient::Next> HttpProxyClient::openTunnel(RequestParser& parser, const RequestTarget& target)
 {
     const auto& request = parser.get();
@@ -301,16 +304,16 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::openTunnel(RequestParser
     event.kind = EgressEvent::Kind::Allow;
     event.address = dial.address;
     event.reason = dial.decision.reason;
+    if (context_->interception.intercept) {
+        if (auto filter = context_->interception.intercept(target.host(), target.port())) {
+            co_return co_await intercept(target, std::move(dial), std::move(event), std::move(filter));
+        }
+    }
     context_->report(event);
 
-    static constexpr std::string_view kEstablished = "HTTP/1.1 200 Connection established\r\n\r\n";
-    boost::system::error_code ec;
-    client_.expires_after(kAnswerTimeout);
-    co_await asio::async_write(client_, asio::buffer(kEstablished), untilDone(ec));
-    if (ec) {
+    if (!co_await answerEstablished()) {
         co_return Next::Close;
     }
-    client_.expires_never();
 
     SpliceTunnel::Options options;
     const auto pending = buffer_.data();  // bytes the agent sent right after its CONNECT
@@ -327,6 +330,73 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::openTunnel(RequestParser
     auto tunnel = std::make_shared<SpliceTunnel>(context_->pipes, limits(), client_.release_socket(),
                                                  std::move(*dial.socket), std::move(options));
     tunnel->start();
+    co_return Next::BecameTunnel;
+}
+
+// A new connection to an intercepted tunnel's destination, through the same
+// rules as the first, for a relay whose idle upstream closed.
+asio::awaitable<UpstreamConnection> redialUpstream(std::shared_ptr<ProxyContext> context, std::string host,
+                                                   std::uint16_t port)
+{
+    DialResult dial = co_await dialUpstream(context->policy, context->limits, std::move(host), port);
+    UpstreamConnection connection;
+    connection.address = dial.address;
+    if (dial.outcome == DialResult::Outcome::Connected) {
+        connection.socket = std::move(dial.socket);
+    } else {
+        connection.problem = dial.outcome == DialResult::Outcome::Denied ? dial.decision.reason : dial.problem;
+    }
+    co_return connection;
+}
+
+// An allowed CONNECT whose destination the session intercepts: the TLS ends
+// here and each request inside goes through the filter. Without the
+// session's CA or upstream TLS the tunnel is refused: a host that needs
+// inspection is never tunnelled blind.
+asio::awaitable<HttpProxyClient::Next> HttpProxyClient::intercept(const RequestTarget& target, DialResult dial,
+                                                                  EgressEvent event,
+                                                                  std::shared_ptr<HttpExchangeFilter> filter)
+{
+    TlsInterception& interception = context_->interception;
+    std::string problem;
+    if (!interception.clientTls && interception.authority) {
+        auto made = ClientTls::create(interception.authority);
+        if (made) {
+            interception.clientTls = std::move(made.value());
+        } else {
+            problem = made.error().what;
+        }
+    }
+    if (!interception.clientTls || !interception.upstreamTls) {
+        event.kind = EgressEvent::Kind::Error;
+        event.reason = problem.empty() ? "the session intercepts " + target.host() +
+                                             " but has no TLS authority to do it with; the tunnel was refused"
+                                       : problem;
+        context_->report(event);
+        co_return co_await refuse(http::status::bad_gateway, event.reason);
+    }
+    event.intercepted = true;
+    context_->report(event);
+
+    if (!co_await answerEstablished()) {
+        co_return Next::Close;
+    }
+
+    const auto pending = buffer_.data();  // bytes the agent sent right after its CONNECT
+    const auto* first = static_cast<const std::uint8_t*>(pending.data());
+    InterceptedTunnel tunnel{target.host(),
+                             target.port(),
+                             client_.release_socket(),
+                             std::vector<std::uint8_t>(first, first + pending.size()),
+                             UpstreamConnection{std::move(dial.socket), dial.address, {}},
+                             [context = context_, host = target.host(), port = target.port()] {
+                                 return redialUpstream(context, host, port);
+                             },
+                             std::move(filter),
+                             interception.clientTls,
+                             event,
+                             slot_};
+    co_await relayInterceptedTunnel(context_, std::move(tunnel));
     co_return Next::BecameTunnel;
 }
 
@@ -348,31 +418,6 @@ asio::awaitable<bool> HttpProxyClient::connectUpstream(const RequestTarget& targ
     co_return true;
 }
 
-// The final response head into `reader`, skipping interim (1xx) answers: the
-// client already had its 100 Continue from the proxy.
-asio::awaitable<boost::system::error_code> HttpProxyClient::readResponseHead(std::optional<ResponseParser>& reader,
-                                                                             bool isHead)
-{
-    boost::system::error_code ec;
-    for (;;) {
-        reader.emplace();
-        reader->header_limit(static_cast<std::uint32_t>(limits().maxHeaderBytes));
-        reader->body_limit(kUnlimitedBody);
-        reader->skip(isHead);
-        upstream_->stream.expires_after(limits().responseTimeout);
-        co_await http::async_read_header(upstream_->stream, upstream_->buffer, *reader, untilDone(ec));
-        if (ec) {
-            co_return ec;
-        }
-        const unsigned status = reader->get().result_int();
-        if (status == 101) {
-            co_return http::error::bad_status;  // an Upgrade the proxy removed
-        }
-        if (status >= 200 || status < 100) {
-            co_return ec;
-        }
-    }
-}
 
 asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& parser, const RequestTarget& target)
 {
@@ -386,8 +431,27 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& p
     if (reused) {
         event.reason = context_->policy.decideName(target.host(), target.port()).reason;
     }
-    event.kind = EgressEvent::Kind::Allow;
     event.address = upstream_->address;
+    // A host the session inspects is inspected over plain HTTP too: its
+    // rules and secrets cannot be skipped by dropping TLS.
+    std::optional<FilteredRequest<beast::tcp_stream>> filtered;
+    if (auto filter = context_->interception.intercept
+                          ? context_->interception.intercept(target.host(), target.port())
+                          : nullptr) {
+        filtered.emplace(client_, buffer_, parser, limits(), context_->interception.maxInspectedBody);
+        const FilterVerdict verdict = co_await filtered->decide(*filter, target.host(), target.port(), target.path());
+        if (verdict.kind != FilterVerdict::Kind::Forward) {
+            event.kind = EgressEvent::Kind::Deny;
+            event.reason = verdict.reason;
+            context_->report(event);
+            co_return co_await refuse(static_cast<http::status>(verdict.status), verdict.reason);
+        }
+        if (!verdict.reason.empty()) {
+            event.reason = verdict.reason;
+        }
+    }
+    const bool bodyWasRead = filtered && filtered->bodyWasRead();
+    event.kind = EgressEvent::Kind::Allow;
     context_->report(event);
 
     const bool clientKeepAlive = request.keep_alive();
@@ -401,7 +465,7 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& p
     request.erase(http::field::expect);
     request.version(11);
     request.keep_alive(true);
-    if (expectsContinue) {
+    if (expectsContinue && !(filtered && filtered->continued())) {
         // Answered here rather than by the upstream: the body is streamed
         // anyway, and waiting on the upstream's interim answer gains nothing.
         static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -424,7 +488,10 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& p
             http::serializer<true, http::buffer_body> requestWriter{request};
             upstream_->stream.expires_after(limits().bodyIdleTimeout);
             co_await http::async_write_header(upstream_->stream, requestWriter, untilDone(ec));
-            if (!ec) {
+            if (!ec && bodyWasRead) {
+                ec = co_await writeReadBody(upstream_->stream, request, requestWriter, filtered->readBody(),
+                                            limits().bodyIdleTimeout);
+            } else if (!ec) {
                 ec = co_await relayMessageBody(client_, buffer_, parser, upstream_->stream, requestWriter,
                                                *context_->chunks,
                                                limits().bodyIdleTimeout);
@@ -432,7 +499,8 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& p
             sent = !ec;
         }
         if (sent) {
-            ec = co_await readResponseHead(reader, isHead);
+            ec = co_await readFinalResponseHead(upstream_->stream, upstream_->buffer, reader, isHead,
+                                                limits().maxHeaderBytes, limits().responseTimeout);
         }
         if (!ec) {
             break;
@@ -458,27 +526,13 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& p
         co_return co_await refuse(timedOut ? http::status::gateway_timeout : http::status::bad_gateway, problem);
     }
 
-    auto& response = reader->get();
-    const bool upstreamKeepAlive = response.keep_alive() && !reader->need_eof();
-    const bool keepAlive = clientKeepAlive && !reader->need_eof();
-    removeHopByHopFields(response);
-    response.version(11);
-    response.keep_alive(keepAlive);
-    http::serializer<false, http::buffer_body> responseWriter{response};
-    boost::system::error_code ec;
-    client_.expires_after(limits().bodyIdleTimeout);
-    co_await http::async_write_header(client_, responseWriter, untilDone(ec));
-    const unsigned status = response.result_int();
-    const bool hasBody = !isHead && status != 204 && status != 304;
-    if (!ec && hasBody) {
-        ec = co_await relayMessageBody(upstream_->stream, upstream_->buffer, *reader, client_, responseWriter,
-                                       *context_->chunks,
-                                       limits().bodyIdleTimeout);
-    }
-    if (ec || !upstreamKeepAlive) {
+    const RelayedResponse relayed = co_await relayResponse(upstream_->stream, upstream_->buffer, *reader, client_,
+                                                           clientKeepAlive, isHead, *context_->chunks,
+                                                           limits().bodyIdleTimeout);
+    if (relayed.error || !relayed.upstreamKeepAlive) {
         upstream_.reset();
     }
-    co_return ec || !keepAlive ? Next::Close : Next::KeepServing;
+    co_return relayed.error || !relayed.clientKeepAlive ? Next::Close : Next::KeepServing;
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "egress/ip_address.h"
 
+#include "base/hex_digit.h"
+
 #include <algorithm>
 #include <initializer_list>
 #include <optional>
@@ -15,20 +17,6 @@ Error badAddress(std::string_view text, std::string_view why)
 {
     return Error{"'" + std::string(text) + "' is not an IP address: " + std::string(why), 0,
                  "Write IPv4 as a dotted quad (203.0.113.7) and IPv6 as RFC 4291 text ([2001:db8::1])"};
-}
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
 }
 
 // One part of an inet_aton address: decimal, "0x" hex or "0" octal. Like
@@ -49,7 +37,7 @@ std::optional<uint64_t> parseV4Part(std::string_view part)
     }
     uint64_t value = 0;
     for (char c : part) {
-        const int digit = hexValue(c);
+        const int digit = hexDigitValue(c);
         if (digit < 0 || static_cast<unsigned>(digit) >= base) {
             return std::nullopt;
         }
@@ -157,7 +145,7 @@ std::optional<IpAddress::Bytes> parseV6(std::string_view text)
         }
         uint16_t value = 0;
         for (char c : group) {
-            const int digit = hexValue(c);
+            const int digit = hexDigitValue(c);
             if (digit < 0) {
                 return std::nullopt;
             }

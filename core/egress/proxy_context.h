@@ -7,6 +7,7 @@
 #include "egress/egress_policy.h"
 #include "egress/pipe_pool.h"
 #include "egress/proxy_limits.h"
+#include "egress/tls/tls_interception.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,9 @@ struct ProxyContext {
     std::function<nlohmann::json()> sessionInfo;
     // Escalation requests (POST $MOAT_API/v1/requests); none: answered 503.
     EscalationHandler escalate;
+    // Which allowed CONNECT destinations are intercepted, and with what
+    // (egress/tls/tls_interception.h); by default none.
+    TlsInterception interception;
     // The HTTP listener's port inside the sandbox: a request for
     // http://127.0.0.1:<port>/ is for the control endpoint, never forwarded.
     std::uint16_t controlPort = 0;

@@ -13,7 +13,7 @@ add_library(moat_egress_server STATIC
   egress/socks5_client.cpp
   egress/splice_tunnel.cpp
   egress/upstream_dialer.cpp)
-target_link_libraries(moat_egress_server PUBLIC moat_egress_protocol moat_egress_rules moat_base Boost::headers
+target_link_libraries(moat_egress_server PUBLIC moat_egress_protocol moat_egress_rules moat_egress_tls moat_base Boost::headers
                                                 spdlog::spdlog nlohmann_json::nlohmann_json
                                          PRIVATE moat_warnings)
 # GCC 12 at -O2 reports Asio's coroutine frame allocator (a recycling

@@ -121,8 +121,20 @@ asio::awaitable<void> serveSocks5Client(std::shared_ptr<ProxyContext> context, t
         co_await send(client, Socks5Messages::reply(replyFor(dial)));
         co_return;
     }
-    event.kind = EgressEvent::Kind::Allow;
     event.address = dial.address;
+    if (context->interception.intercept && context->interception.intercept(request.host.text, request.port)) {
+        // The session's rules or secrets must see this host's requests, and
+        // a SOCKS5 tunnel is never intercepted: refused, so that no rule can
+        // be skipped by choosing the other listener.
+        event.kind = EgressEvent::Kind::Deny;
+        event.reason = request.host.text + ":" + std::to_string(request.port) +
+                       " is inspected by the session's rules; reach it through the HTTP proxy (HTTPS_PROXY), "
+                       "not SOCKS5";
+        context->report(event);
+        co_await send(client, Socks5Messages::reply(Reply::NotAllowedByRuleset));
+        co_return;
+    }
+    event.kind = EgressEvent::Kind::Allow;
     event.reason = dial.decision.reason;
     context->report(event);
     co_await send(client, Socks5Messages::reply(Reply::Succeeded));

@@ -185,7 +185,9 @@ public:
     {
     }
     // allowHosts(httpPort): rules that may name the proxy's own listener.
-    ProxyRig(const std::function<std::vector<std::string>(std::uint16_t)>& allowHosts, moat::ProxyLimits limits)
+    // interception: which CONNECT destinations the proxy intercepts (none by default).
+    ProxyRig(const std::function<std::vector<std::string>(std::uint16_t)>& allowHosts, moat::ProxyLimits limits,
+             moat::TlsInterception interception = {})
     {
         moat::raiseDescriptorLimit(65536);
         auto http = listenOnLoopback(httpPort_);
@@ -199,6 +201,7 @@ public:
             events_.push_back(event);
         };
         options.sessionInfo = [] { return nlohmann::json{{"id", "rig-session"}}; };
+        options.interception = std::move(interception);
         proxy_ = std::make_unique<moat::EgressProxy>(io_, std::move(http), std::move(socks), std::move(options));
         proxy_->start();
         thread_ = std::thread([this] { io_.run(); });
