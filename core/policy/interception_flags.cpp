@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "policy/interception_flags.h"
 
+#include "policy/http_rules.h"
 #include "policy/proxy_environment.h"
 
 #include <sys/stat.h>
@@ -21,7 +22,7 @@ Error flagError(const std::string& flag, const std::string& what, const std::str
 
 bool isIdentifier(const std::string& name)
 {
-    if (name.empty() || name.size() > 128 || std::isdigit(static_cast<unsigned char>(name.front()))) {
+    if (name.empty() || name.size() > 64 || std::isdigit(static_cast<unsigned char>(name.front()))) {
         return false;
     }
     for (char c : name) {
@@ -83,12 +84,15 @@ Status applyInterceptionFlags(SandboxSpec& spec, const RunRequest& request, cons
                          spec.yolo ? "Drop --yolo, which opens the network to everything"
                                    : "Drop --net " + toString(spec.network));
     }
-    for (const auto& rule : request.rules) {
-        if (rule.find_first_not_of(" \t") == std::string::npos) {
-            return flagError("--rule", "a rule is empty", "Write 'METHOD HOST PATH ACTION', e.g. 'GET api.github.com /repos/** allow'");
-        }
-        spec.httpRules.push_back(rule);
+    // Parsed here only to refuse a bad rule before anything starts; the
+    // supervisor parses the same texts again to enforce them.
+    if (auto rules = HttpRuleSet::parse(request.rules); !rules) {
+        return flagError("--rule", rules.error().what,
+                         rules.error().hint.empty()
+                             ? "Write 'METHOD HOST PATH ACTION' or 'push HOST REPO REF ACTION' (docs/rules.md)"
+                             : rules.error().hint);
     }
+    spec.httpRules = request.rules;
     if (auto secrets = addSecrets(spec, request.secrets); !secrets) {
         return secrets;
     }

@@ -77,6 +77,24 @@ private slots:
         VERIFY_FLAG_ERROR(builder().build(secret), "--secret");
     }
 
+    void badRulesAreRefused_data()
+    {
+        QTest::addColumn<QString>("rule");
+        QTest::newRow("empty") << "";
+        QTest::newRow("three words") << "GET example.com allow";
+        QTest::newRow("unknown action") << "GET example.com / maybe";
+        QTest::newRow("every host") << "GET * / allow";
+        QTest::newRow("a query in the path") << "GET example.com /a?b allow";
+    }
+
+    void badRulesAreRefused()
+    {
+        QFETCH(QString, rule);
+        RunRequest req = request();
+        req.rules = {"GET example.com / allow", rule.toStdString()};
+        VERIFY_FLAG_ERROR(builder().build(req), "--rule");
+    }
+
     void badSecretsAreRefused_data()
     {
         QTest::addColumn<StringList>("values");
