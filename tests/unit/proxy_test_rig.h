@@ -216,6 +216,9 @@ public:
 
     std::uint16_t httpPort() const { return httpPort_; }
     std::uint16_t socksPort() const { return socksPort_; }
+    // The proxy's thread: what the supervisor's desks run on beside it.
+    boost::asio::io_context& io() { return io_; }
+
     std::vector<moat::EgressEvent> events() const
     {
         std::lock_guard lock(mutex_);
