@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "approval_broker.h"
+#include "http_approval.h"
 #include "json_key.h"
 
 #include <QDateTime>
@@ -28,10 +29,11 @@ QJsonArray toJsonArray(const std::vector<std::string>& items)
     return array;
 }
 
-// The ids the supervisor makes: "r-" and 12 hex digits (protocol.md).
+// The ids the supervisor makes: "r-" (an escalation request) or "h-" (an
+// HTTP request an ask rule holds) and 12 hex digits (protocol.md).
 bool isRequestId(const QString& rid)
 {
-    static const QRegularExpression pattern(QStringLiteral("^r-[0-9a-f]{12}$"));
+    static const QRegularExpression pattern(QStringLiteral("^[rh]-[0-9a-f]{12}$"));
     return pattern.match(rid).hasMatch();
 }
 
@@ -41,6 +43,7 @@ constexpr int kMaxTimeoutSeconds = 600;
 
 struct ApprovalBroker::Pending {
     QString session;
+    bool http = false;  // an ask rule's held request: no successor
     EscalationRequest request;
     QJsonObject shown;  // the ListApprovals entry
     QTimer deadline;
@@ -62,6 +65,16 @@ void ApprovalBroker::onRequest(const QString& session, const QJsonObject& messag
     }
     if (pending_.contains(rid)) {
         return;  // sent again after a re-attach: it is already waiting
+    }
+    const bool http = rid.startsWith(QLatin1String("h-"));
+    if (http != (message.value(key("kind")).toString() == QLatin1String("http"))) {
+        qWarning("moatd: session %s: request %s: its id and its kind do not match; ignored", qPrintable(session),
+                 qPrintable(rid));
+        return;
+    }
+    if (http) {
+        onHttpRequest(rid, session, message);
+        return;
     }
     // The agent's words, re-parsed and bounded by the same rules the
     // supervisor applied: moatd does not take its validation on trust.
@@ -110,6 +123,34 @@ void ApprovalBroker::onRequest(const QString& session, const QJsonObject& messag
         {key("expires"), requested.addSecs(timeout).toString(Qt::ISODate)},
         {key("policy"), reason},
     };
+    wait(rid, std::move(pending), timeout * 1000LL);
+}
+
+void ApprovalBroker::onHttpRequest(const QString& rid, const QString& session, const QJsonObject& message)
+{
+    const QDateTime requested = QDateTime::currentDateTimeUtc();
+    auto approval = httpApprovalFrom(message, requested, kMaxTimeoutSeconds);
+    if (!approval) {
+        decide(rid, session, key("denied"), {{key("policy"), key("deny")}},
+               QStringLiteral("malformed request: ") + QString::fromStdString(approval.error().message()), false);
+        return;
+    }
+    auto pending = std::make_shared<Pending>();
+    pending->session = session;
+    pending->http = true;
+    pending->shown = QJsonObject{
+        {key("id"), rid},
+        {key("session"), session},
+        {key("kind"), key("http")},
+        {key("http"), approval->http},
+        {key("requested"), requested.toString(Qt::ISODate)},
+        {key("expires"), approval->expires.toString(Qt::ISODate)},
+    };
+    wait(rid, std::move(pending), std::max<qint64>(requested.msecsTo(approval->expires), 0));
+}
+
+void ApprovalBroker::wait(const QString& rid, std::shared_ptr<Pending> pending, qint64 milliseconds)
+{
     pending->deadline.setSingleShot(true);
     connect(&pending->deadline, &QTimer::timeout, this, [this, rid] {
         const auto waiting = pending_.value(rid);
@@ -118,9 +159,10 @@ void ApprovalBroker::onRequest(const QString& session, const QJsonObject& messag
                    QStringLiteral("nobody answered in time"), false);
         }
     });
-    pending->deadline.start(timeout * 1000);
-    pending_.insert(rid, pending);
-    emit approvalRequested(rid, QString::fromUtf8(QJsonDocument(pending->shown).toJson(QJsonDocument::Compact)));
+    pending->deadline.start(static_cast<int>(milliseconds));
+    const QJsonObject shown = pending->shown;
+    pending_.insert(rid, std::move(pending));
+    emit approvalRequested(rid, QString::fromUtf8(QJsonDocument(shown).toJson(QJsonDocument::Compact)));
 }
 
 void ApprovalBroker::onSessionEnded(const QString& session)
@@ -160,7 +202,8 @@ Result<QJsonObject> ApprovalBroker::answer(const QString& requestId, bool approv
                          {key("user"), caller.user},
                          {key("client"), client},
                          {key("time"), now()}};
-    const bool successor = approve && sessions_.hasClient(waiting->session);
+    // An HTTP request is forwarded or refused by its supervisor: nothing starts.
+    const bool successor = approve && !waiting->http && sessions_.hasClient(waiting->session);
     if (successor) {
         sessions_.setSuccessor(waiting->session, requestId, waiting->request);
     }

@@ -28,6 +28,12 @@ class SessionRegistry;
 //
 // A request is written by the agent inside the sandbox: every field is
 // bounded and validated here before anyone is shown it.
+//
+// Kind "http": a request the user's own `ask` rule holds at the proxy
+// (h- ids). policy.toml is not consulted (the user's rule already said to
+// ask a person); it waits for AnswerApproval or the supervisor's deadline
+// (at most 10 minutes), and an approval never starts a successor: the
+// supervisor forwards the held request, or refuses it.
 class ApprovalBroker : public QObject {
     Q_OBJECT
 
@@ -40,7 +46,8 @@ public:
     // The session ended: its pending requests are withdrawn.
     void onSessionEnded(const QString& session);
 
-    // ListApprovals: {"id","session","kind","flags","command","reason","requested","expires"}.
+    // ListApprovals: {"id","session","kind":"successor","flags","command","reason","requested","expires"}
+    // or {"id","session","kind":"http","http":{method,host,port,path,rule[,refs]},"requested","expires"}.
     QJsonArray pending() const;
     // AnswerApproval: the decision as sent and recorded, or an error whose
     // `what` is for the caller (no such request).
@@ -52,6 +59,8 @@ signals:
 
 private:
     struct Pending;
+    void onHttpRequest(const QString& rid, const QString& session, const QJsonObject& message);
+    void wait(const QString& rid, std::shared_ptr<Pending> pending, qint64 milliseconds);
     QJsonObject decide(const QString& requestId, const QString& session, const QString& decision, const QJsonObject& by,
                        const QString& reason, bool successor);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "approvals_command.h"
 
+#include "approval_notice.h"
 #include "moatd_call.h"
 #include "terminal_text.h"
 
@@ -46,6 +47,15 @@ void printApprovals(const nlohmann::json& approvals)
         return;
     }
     for (const auto& request : approvals) {
+        if (request.value("kind", nlohmann::json()) == "http") {
+            // A request the user's own ask rule holds at the proxy.
+            std::cout << text(request.value("id", nlohmann::json())) << "  session "
+                      << text(request.value("session", nlohmann::json())) << "  "
+                      << httpRequestLine(request.value("http", nlohmann::json())) << "\n    requested "
+                      << text(request.value("requested", nlohmann::json())) << ", expires "
+                      << text(request.value("expires", nlohmann::json())) << "\n";
+            continue;
+        }
         std::cout << text(request.value("id", nlohmann::json())) << "  session "
                   << text(request.value("session", nlohmann::json())) << "  asks for "
                   << text(request.value("flags", nlohmann::json())) << "\n";
@@ -64,9 +74,15 @@ void printApprovals(const nlohmann::json& approvals)
 
 ApprovalsCommand::ApprovalsCommand(CLI::App& parent)
 {
-    list_ = parent.add_subcommand("approvals", "Escalation requests waiting for an answer (needs moatd)");
-    list_->add_flag("--json", json_, "An array of {id,session,kind,flags,command,reason,requested,expires}");
-    approve_ = parent.add_subcommand("approve", "Approve a pending request: its successor sandbox will start");
+    list_ = parent.add_subcommand("approvals",
+                                  "Requests waiting for an answer: escalations and HTTP requests an ask rule holds "
+                                  "(needs moatd)");
+    list_->add_flag("--json", json_,
+                    "An array of {id,session,kind,flags,command,reason,requested,expires}; kind http has "
+                    "http:{method,host,port,path,rule,refs} instead of flags, command and reason");
+    approve_ = parent.add_subcommand("approve",
+                                     "Approve a pending request: its successor sandbox starts, or the held HTTP "
+                                     "request is forwarded");
     approve_->add_option("request", requestId_, "The request id (see moat approvals)")->required()->type_name("RID");
     deny_ = parent.add_subcommand("deny", "Deny a pending request");
     deny_->add_option("request", requestId_, "The request id (see moat approvals)")->required()->type_name("RID");

@@ -40,6 +40,10 @@ class ParentConnection;
 //                           an agent's escalation request (POST
 //                           $MOAT_API/v1/requests); every pending one again
 //                           on a link attached later
+//   {"t":"request","rid":"h-...","session","kind":"http","http":{"method","host",
+//    "port","path","rule","refs"?},"timeout_seconds","requested","deadline"}
+//                           an HTTP request an `ask` rule holds (HttpAskDesk);
+//                           sent again the same way
 //   {"t":"renewed","expires"}             the answer to renew
 //   {"t":"error","for","message"}         a parent message that could not be
 //                                         carried out (e.g. renew of an

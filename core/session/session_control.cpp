@@ -9,9 +9,25 @@ namespace moat {
 
 namespace {
 constexpr std::chrono::milliseconds kEventsInterval{250};
+
+// The HTTP desk's way to the person at the terminal, in embedded mode only:
+// with a parent (moatd), moatd asks, and a client re-attached to an
+// embedded session (moat stop) is no one to ask.
+HttpAskDesk::AskTerminal terminalFor(bool embedded, SessionControl::AskTerminal ask, std::chrono::seconds timeout)
+{
+    if (!embedded || !ask) {
+        return {};
+    }
+    return [ask = std::move(ask), timeout](const std::string&, const std::string& text,
+                                           std::function<void(bool)> reply) {
+        return ask(text, std::chrono::steady_clock::now() + timeout, std::move(reply));
+    };
 }
 
-SessionControl::SessionControl(boost::asio::io_context& io, std::string sessionId, UniqueFd parentFd, Actions actions)
+}  // namespace
+
+SessionControl::SessionControl(boost::asio::io_context& io, std::string sessionId, UniqueFd parentFd, Actions actions,
+                               HttpAskDesk::Options httpAsks)
     : io_(io),
       sessionId_(sessionId),
       actions_(std::move(actions)),
@@ -21,6 +37,11 @@ SessionControl::SessionControl(boost::asio::io_context& io, std::string sessionI
                                  [this](bool) { onAttached(); }}),
       desk_(io, sessionId, EscalationDesk::Options{.parentDecides = parentFd_.valid()}, actions_.record,
             [this](const nlohmann::json& message) { return link_.send(message); }),
+      httpDesk_(io, sessionId, httpAsks, actions_.record,
+                parentFd_.valid() ? HttpAskDesk::SendToParent(
+                                        [this](const nlohmann::json& message) { return link_.send(message); })
+                                  : HttpAskDesk::SendToParent(),
+                terminalFor(!parentFd_.valid(), actions_.askTerminal, httpAsks.timeout)),
       eventsTimer_(io)
 {
 }
@@ -53,6 +74,7 @@ void SessionControl::onAttached()
         link_.send({{"t", "started"}, {"session", sessionId_}, {"expires", expires_}, {"supervisor_pid", ::getpid()}});
     }
     desk_.resendPending();
+    httpDesk_.resendPending();
     if (lastSeq_ > 0) {
         notifiedSeq_ = 0;
         sendEventsNotice();
@@ -133,7 +155,14 @@ void SessionControl::onMessage(const nlohmann::json& message)
         }
         actions_.signal(sig.get<int>());
     } else if (type == "decision") {
-        (void)desk_.decide(message);
+        // The request id says which desk holds it; a rid neither holds
+        // (answered already, timed out) is ignored.
+        const auto& rid = message.value("rid", nlohmann::json());
+        if (rid.is_string() && HttpAskDesk::isHttpRequestId(rid.get<std::string>())) {
+            (void)httpDesk_.decide(message);
+        } else {
+            (void)desk_.decide(message);
+        }
     } else {
         refuse(type.substr(0, 40), "unknown message type");
     }
@@ -142,12 +171,13 @@ void SessionControl::onMessage(const nlohmann::json& message)
 void SessionControl::closeRequests()
 {
     desk_.closeAll();
+    httpDesk_.closeAll();
 }
 
 void SessionControl::end(const std::string& state, int exitCode)
 {
     eventsTimer_.cancel();
-    desk_.closeAll();
+    closeRequests();
     sendEventsNotice();
     link_.sendFinal({{"t", "ended"}, {"state", state}, {"exit_code", exitCode}});
     link_.close();

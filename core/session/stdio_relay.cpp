@@ -53,9 +53,14 @@ void StdioRelay::finish(int timeoutMs)
         finished_.wait_for(lock, std::chrono::milliseconds(timeoutMs), [this] { return done_.load(); });
     }
     stopping_ = true;
+    wake();
+    thread_.join();
+}
+
+void StdioRelay::wake()
+{
     const uint64_t one = 1;
     (void)::write(wake_.get(), &one, sizeof one);
-    thread_.join();
 }
 
 void StdioRelay::run()
@@ -63,6 +68,7 @@ void StdioRelay::run()
     constexpr size_t kReadChunk = 65536;
     char buffer[kReadChunk];
     while (!stopping_ && !outputsEnded()) {
+        const Interceptor::Hold hold = interceptor_ ? interceptor_->hold() : Interceptor::Hold{};
         std::vector<pollfd> fds;
         std::vector<Channel*> owners;
         fds.push_back({wake_.get(), POLLIN, 0});
@@ -71,16 +77,26 @@ void StdioRelay::run()
             if (channel.ended) {
                 continue;
             }
+            // While a question is on the user's terminal, the sandbox's new
+            // output waits (it would write over the question); what was
+            // read before is still written.
+            if (hold.active && !channel.stream.toSandbox && channel.pending.empty()) {
+                continue;
+            }
             const int source = channel.stream.toSandbox ? channel.stream.userFd : channel.stream.sandboxFd.get();
             const int sink = channel.stream.toSandbox ? channel.stream.sandboxFd.get() : channel.stream.userFd;
             fds.push_back(channel.pending.empty() ? pollfd{source, POLLIN, 0} : pollfd{sink, POLLOUT, 0});
             owners.push_back(&channel);
         }
-        if (::poll(fds.data(), fds.size(), -1) < 0) {
+        if (::poll(fds.data(), fds.size(), hold.wakeInMs) < 0) {
             if (errno == EINTR) {
                 continue;
             }
             break;
+        }
+        if (fds[0].revents & POLLIN) {
+            uint64_t count = 0;
+            (void)::read(wake_.get(), &count, sizeof count);
         }
         for (size_t i = 1; i < fds.size(); ++i) {
             Channel& channel = *owners[i];
@@ -92,7 +108,10 @@ void StdioRelay::run()
             const int sink = channel.stream.toSandbox ? channel.stream.sandboxFd.get() : channel.stream.userFd;
             if (channel.pending.empty()) {
                 const ssize_t n = ::read(source, buffer, sizeof buffer);
-                if (n > 0) {
+                if (n > 0 && hold.active && channel.stream.toSandbox) {
+                    // The user's answer to the question, not the agent's input.
+                    interceptor_->input(buffer, static_cast<size_t>(n));
+                } else if (n > 0) {
                     channel.pending.assign(buffer, static_cast<size_t>(n));
                 } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
                     // EOF, or EIO from a pty master whose slaves are all closed.

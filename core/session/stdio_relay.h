@@ -19,6 +19,20 @@ namespace moat {
 // POLLOUT. Regular files work too (poll reports them always ready).
 class StdioRelay {
 public:
+    // Something that takes the user's terminal over for a while (a question
+    // put to the user, TerminalQuestion). Called on the relay's thread.
+    class Interceptor {
+    public:
+        struct Hold {
+            bool active = false;  // the user's keystrokes go to input(), the sandbox's output waits
+            int wakeInMs = -1;    // when to call hold() again (a deadline), -1: only after wake()
+        };
+        virtual ~Interceptor() = default;
+        virtual Hold hold() = 0;
+        // Bytes the user typed while active: they never reach the sandbox.
+        virtual void input(const char* data, std::size_t size) = 0;
+    };
+
     struct Stream {
         int userFd = -1;        // not owned
         UniqueFd sandboxFd;     // owned; our end of the pipe, or a dup of the pty master
@@ -32,7 +46,11 @@ public:
     StdioRelay& operator=(const StdioRelay&) = delete;
 
     void add(Stream stream);
+    // Before start(); not owned, must outlive the relay's thread.
+    void intercept(Interceptor* interceptor) { interceptor_ = interceptor; }
     void start();
+    // From any thread: the relay asks the interceptor again.
+    void wake();
     // Waits until every stream from the sandbox has ended, at most
     // `timeoutMs`, then stops the thread.
     void finish(int timeoutMs);
@@ -47,6 +65,7 @@ private:
     bool outputsEnded() const;
 
     std::vector<Channel> channels_;
+    Interceptor* interceptor_ = nullptr;
     UniqueFd wake_;  // eventfd: finish() asks the thread to stop
     std::atomic<bool> stopping_{false};
     std::atomic<bool> done_{false};

@@ -11,6 +11,7 @@
 #include "session/session_control.h"
 #include "session/stdio_relay.h"
 #include "session/terminal_guard.h"
+#include "session/terminal_question.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -39,6 +40,12 @@ Supervisor::Supervisor(SandboxSpec spec, MoatPaths paths, SupervisorOptions opti
     actions.stop = [this](const nlohmann::json& by) { stopFor(by); };
     actions.renew = [this](const std::string& ttl, const nlohmann::json& by) { return renewFor(ttl, by); };
     actions.signal = [this](int sig) { forwardSignal(sig); };
+    // Embedded mode: an `ask` rule's question goes to the user's terminal
+    // (set up in run(); until then, and without a terminal, nobody to ask).
+    actions.askTerminal = [this](const std::string& text, std::chrono::steady_clock::time_point deadline,
+                                 std::function<void(bool)> reply) {
+        return question_ && question_->ask(text, deadline, std::move(reply));
+    };
     control_ = std::make_unique<SessionControl>(io_, spec_.sessionId, UniqueFd(options_.parentFd), std::move(actions));
 }
 
@@ -194,6 +201,13 @@ int Supervisor::run()
         // One pty carries both: relaying it twice would duplicate the output.
     } else {
         relay_->add({STDERR_FILENO, stdio_.stderrTty ? dupMaster() : std::move(sandbox_.stderrRead), false, true});
+    }
+    if (control_->embedded() && stdio_.stdinTty && stdio_.stderrTty) {
+        // The user's keystrokes pass through the relay: a question to the
+        // user takes them over while it waits for the answer.
+        question_ = std::make_unique<TerminalQuestion>(STDIN_FILENO, STDERR_FILENO);
+        question_->attach(relay_.get());
+        relay_->intercept(question_.get());
     }
     relay_->start();
 

@@ -30,6 +30,7 @@ class DnsStubAnswer;
 class SessionControl;
 class StdioRelay;
 class TerminalGuard;
+class TerminalQuestion;
 
 struct SupervisorOptions {
     std::string jsonEventsPath;  // --json-events
@@ -94,6 +95,8 @@ private:
     boost::asio::signal_set signals_;
     boost::asio::steady_timer ttlTimer_;
     boost::asio::steady_timer graceTimer_;
+    // Before relay_: the relay's thread may use it until the relay ends.
+    std::unique_ptr<TerminalQuestion> question_;
     std::unique_ptr<StdioRelay> relay_;
     std::unique_ptr<TerminalGuard> terminal_;
     std::unique_ptr<ExecNotifier> execNotifier_;

@@ -22,6 +22,8 @@ private slots:
     void longTextIsCutAtACharacterBoundary();
     void theNoticeSaysWhatWhoAndHowToAnswer();
     void aHostileRequestCannotReachTheTerminal();
+    void aHeldHttpRequestSaysWhatAndHowToAnswer();
+    void aHostileHttpRequestCannotReachTheTerminal();
 };
 
 void ApprovalNoticeIsTerminalSafe::controlCharactersBecomeQuestionMarks_data()
@@ -95,6 +97,60 @@ void ApprovalNoticeIsTerminalSafe::aHostileRequestCannotReachTheTerminal()
     }
     QVERIFY(notice.size() < 1200);
     QVERIFY(notice.find("no answer by") == std::string::npos);
+}
+
+void ApprovalNoticeIsTerminalSafe::aHeldHttpRequestSaysWhatAndHowToAnswer()
+{
+    const nlohmann::json request = {{"id", "h-0123456789ab"},
+                                    {"session", "feedfacecafebeef"},
+                                    {"kind", "http"},
+                                    {"http",
+                                     {{"method", "POST"},
+                                      {"host", "api.github.com"},
+                                      {"port", 443},
+                                      {"path", "/repos/o/r/issues"},
+                                      {"rule", "POST api.github.com /** ask"}}},
+                                    {"expires", "2026-12-01T12:00:00Z"}};
+    const QString notice = QString::fromStdString(approvalNotice(request));
+    QVERIFY2(notice.contains(QLatin1String(
+                 "POST api.github.com/repos/o/r/issues (rule 'POST api.github.com /** ask') is held until you answer")),
+             qPrintable(notice));
+    QVERIFY2(notice.contains(QLatin1String("moat approve h-0123456789ab or moat deny h-0123456789ab")),
+             qPrintable(notice));
+    QVERIFY2(notice.contains(QLatin1String("no answer by 2026-12-01T12:00:00Z is a deny")), qPrintable(notice));
+    QVERIFY(!notice.contains(QLatin1String("successor")));
+    // A push names its refs; a port other than 80 and 443 is shown.
+    const nlohmann::json push = {{"method", "POST"},
+                                 {"host", "git.example"},
+                                 {"port", 8443},
+                                 {"path", "/o/r.git/git-receive-pack"},
+                                 {"refs", {"refs/heads/main"}},
+                                 {"rule", "push git.example o/r refs/heads/main ask"}};
+    QCOMPARE(moat::cli::httpRequestLine(push),
+             std::string("POST git.example:8443/o/r.git/git-receive-pack (updates refs/heads/main) "
+                         "(rule 'push git.example o/r refs/heads/main ask')"));
+}
+
+void ApprovalNoticeIsTerminalSafe::aHostileHttpRequestCannotReachTheTerminal()
+{
+    const nlohmann::json request = {
+        {"id", "h-1\x1b]0;owned\x07"},
+        {"kind", "http"},
+        {"http",
+         {{"method", "GET\x1b[2J"},
+          {"host", "evil.example\r\nmoat: allowed"},
+          {"port", 443},
+          {"path", "/" + std::string(5000, 'p') + "\x1b[31m"},
+          {"refs", {"refs/heads/\x9b" "31m"}},
+          {"rule", "GET evil.example /** ask"}}},
+    };
+    const std::string notice = approvalNotice(request);
+    for (char c : notice) {
+        const auto byte = static_cast<unsigned char>(c);
+        QVERIFY2(byte >= 0x20 && byte != 0x7f, qPrintable(QString::fromStdString(notice)));
+    }
+    QVERIFY(notice.find("\xc2\x9b") == std::string::npos);
+    QVERIFY(notice.size() < 1200);
 }
 
 QTEST_APPLESS_MAIN(ApprovalNoticeIsTerminalSafe)
