@@ -7,11 +7,16 @@
 // terminal, and with no terminal nobody is asked: a deny at once.
 #include "session/session_control.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <cstring>
+
+#include <map>
 #include <optional>
 
 using moat::HttpAskDesk;
@@ -56,6 +61,43 @@ public:
         spin();
     }
 
+    // The parent goes away; another one connects to the re-attach socket
+    // and reads `count` lines (hello first).
+    void loseParent()
+    {
+        parent_.reset();
+        spin();
+    }
+    std::vector<json> reattach(const std::string& socketPath, std::size_t count)
+    {
+        reattached_ = moat::UniqueFd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        std::strncpy(address.sun_path, socketPath.c_str(), sizeof address.sun_path - 1);
+        if (::connect(reattached_.get(), reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+            return {};
+        }
+        std::string text;
+        std::vector<json> lines;
+        for (int round = 0; round < 40 && lines.size() < count; ++round) {
+            spin(25);
+            char buffer[65536];
+            const ssize_t n = ::recv(reattached_.get(), buffer, sizeof buffer, MSG_DONTWAIT);
+            text.append(buffer, n > 0 ? static_cast<size_t>(n) : 0);
+            for (auto end = text.find('\n'); end != std::string::npos; end = text.find('\n')) {
+                lines.push_back(json::parse(text.substr(0, end), nullptr, false));
+                text.erase(0, end + 1);
+            }
+        }
+        return lines;
+    }
+    void fromReattached(const json& message)
+    {
+        const std::string text = message.dump() + "\n";
+        QCOMPARE(::send(reattached_.get(), text.data(), text.size(), 0), ssize_t(text.size()));
+        spin();
+    }
+
     void ask(const std::string& path)
     {
         control->httpAsks().ask({"POST", "api.github.com", 443, path, "POST api.github.com /** ask", {}},
@@ -70,6 +112,7 @@ public:
 
 private:
     moat::UniqueFd parent_;
+    moat::UniqueFd reattached_;
 };
 
 }  // namespace
@@ -127,6 +170,37 @@ private slots:
         QCOMPARE(rig.answers.size(), size_t(3));
         QVERIFY(!rig.answers[2].allowed);
         QCOMPARE(rig.answers[2].by.value("policy", ""), std::string("session_end"));
+    }
+
+    void aParentAttachedLaterIsAskedAgain()
+    {
+        QTemporaryDir dir;
+        const std::string socketPath = dir.path().toStdString() + "/run/supervisors/sess1.sock";
+        ControlRig rig(true);
+        QVERIFY(rig.control->listen(socketPath).ok());
+        (void)rig.datagram();  // hello
+        rig.ask("/one");
+        const std::string first = rig.datagram().value("rid", "");
+        rig.loseParent();
+        rig.ask("/two");  // nobody attached: it waits (no terminal under moatd)
+        QVERIFY(rig.answers.empty());
+        const auto lines = rig.reattach(socketPath, 3);
+        QCOMPARE(lines.size(), size_t(3));
+        QCOMPARE(lines[0].value("t", ""), std::string("hello"));
+        std::map<std::string, std::string> resent;
+        for (std::size_t i = 1; i < lines.size(); ++i) {
+            QCOMPARE(lines[i].value("t", ""), std::string("request"));
+            QCOMPARE(lines[i].value("kind", ""), std::string("http"));
+            resent[lines[i]["http"].value("path", "")] = lines[i].value("rid", "");
+        }
+        QCOMPARE(resent["/one"], first);  // the same id: moatd knows it already
+        QVERIFY(resent["/two"].rfind("h-", 0) == 0);
+        rig.fromReattached({{"t", "decision"}, {"rid", resent["/two"]}, {"decision", "approved"},
+                            {"by", {{"uid", 1000}, {"user", "alice"}, {"client", "gui"}}}, {"reason", "ok"}});
+        QCOMPARE(rig.answers.size(), size_t(1));
+        QVERIFY(rig.answers[0].allowed);
+        QCOMPARE(rig.answers[0].by.value("client", ""), std::string("gui"));
+        QCOMPARE(rig.control->httpAsks().pending(), size_t(1));
     }
 
     void embeddedModeAsksAtTheTerminal()
