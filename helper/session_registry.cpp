@@ -18,6 +18,7 @@
 #include "policy/spec_json.h"
 #include "policy/successor_spec.h"
 #include "record_key_store.h"
+#include "session_secrets.h"
 #include "supervisor_handle.h"
 
 namespace moat::helper {
@@ -171,8 +172,23 @@ Result<QString> SessionRegistry::launch(const SandboxSpec& spec, const std::shar
     if (!keysFd) {
         return keysFd.error();
     }
+    // The secrets' values, fetched by moatd itself from the keychain: no
+    // D-Bus call ever carries one.
+    UniqueFd secretsFd;
+    if (!spec.secrets.empty()) {
+        std::vector<std::string> names;
+        for (const auto& secret : spec.secrets) {
+            names.push_back(secret.name);
+        }
+        auto handed = keychain::handOffSessionSecrets(records_.paths(), names);
+        if (!handed) {
+            return handed.error();
+        }
+        secretsFd = std::move(handed.value());
+    }
     SupervisorHandle::Stdio stdio{chain->stdio.in.get(), chain->stdio.out.get(), chain->stdio.err.get()};
-    auto handle = SupervisorHandle::spawn(id, specToJson(spec).dump(), std::move(keysFd.value()), stdio);
+    auto handle = SupervisorHandle::spawn(id, specToJson(spec).dump(), std::move(keysFd.value()), stdio,
+                                          std::move(secretsFd));
     if (!handle) {
         return handle.error();
     }

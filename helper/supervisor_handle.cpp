@@ -66,7 +66,7 @@ SupervisorHandle::SupervisorHandle(QString sessionId, pid_t pid, UniqueFd pidfd,
 SupervisorHandle::~SupervisorHandle() = default;
 
 Result<std::unique_ptr<SupervisorHandle>> SupervisorHandle::spawn(const QString& sessionId, const std::string& specJson,
-                                                                  UniqueFd keys, Stdio stdio)
+                                                                  UniqueFd keys, Stdio stdio, UniqueFd secrets)
 {
     const std::string binary = supervisorProgramPath();
     if (::access(binary.c_str(), X_OK) != 0) {
@@ -84,24 +84,31 @@ Result<std::unique_ptr<SupervisorHandle>> SupervisorHandle::spawn(const QString&
     UniqueFd ours(pair[0]);
     UniqueFd theirs(pair[1]);
 
-    // The child's fds 0..5, first copied above 10 so that placing them
-    // cannot overwrite one not yet placed.
-    const std::array<int, 6> sources = {stdio.in, stdio.out, stdio.err, spec->get(), keys.get(), theirs.get()};
-    std::array<UniqueFd, 6> high;
-    for (size_t i = 0; i < sources.size(); ++i) {
+    // The child's fds 0..6 (6: the secrets, when the session has any),
+    // first copied above 10 so that placing them cannot overwrite one not
+    // yet placed.
+    const std::array<int, 7> sources = {stdio.in, stdio.out, stdio.err, spec->get(), keys.get(), theirs.get(),
+                                        secrets.get()};
+    const size_t placed = secrets ? 7 : 6;
+    std::array<UniqueFd, 7> high;
+    for (size_t i = 0; i < placed; ++i) {
         high[i].reset(::fcntl(sources[i], F_DUPFD_CLOEXEC, 10));
         if (!high[i]) {
             return Error::fromErrno("cannot pass the session's descriptors to moat-supervisor", errno);
         }
     }
     std::vector<std::string> args = {binary, "--spec-fd", "3", "--keys-fd", "4", "--parent-fd", "5"};
+    if (secrets) {
+        args.insert(args.end(), {"--secrets-fd", "6"});
+    }
     std::vector<char*> argv;
     for (auto& arg : args) {
         argv.push_back(arg.data());
     }
     argv.push_back(nullptr);
-    std::array<int, 6> highFds{};
-    for (size_t i = 0; i < high.size(); ++i) {
+    std::array<int, 7> highFds{};
+    const int placedFds = static_cast<int>(placed);
+    for (size_t i = 0; i < placed; ++i) {
         highFds[i] = high[i].get();
     }
 
@@ -118,12 +125,12 @@ Result<std::unique_ptr<SupervisorHandle>> SupervisorHandle::spawn(const QString&
         ::sigemptyset(&none);
         ::sigprocmask(SIG_SETMASK, &none, nullptr);
         ::signal(SIGPIPE, SIG_DFL);
-        for (int i = 0; i < 6; ++i) {
+        for (int i = 0; i < placedFds; ++i) {
             if (::dup2(highFds[static_cast<size_t>(i)], i) != i) {
                 ::_exit(125);
             }
         }
-        ::syscall(SYS_close_range, 6U, ~0U, 0U);
+        ::syscall(SYS_close_range, static_cast<unsigned>(placedFds), ~0U, 0U);
         ::execv(argv[0], argv.data());
         ::_exit(125);
     }

@@ -37,8 +37,10 @@ public:
     // Starts moat-supervisor (supervisorProgramPath()) in a session of its own,
     // so that it outlives moatd: the spec on a sealed memfd, the record keys
     // on `keys`, one end of a SOCK_SEQPACKET socketpair as --parent-fd.
+    // secrets: the session's secret values (keychain/session_secrets.h),
+    // invalid when it has none.
     static Result<std::unique_ptr<SupervisorHandle>> spawn(const QString& sessionId, const std::string& specJson,
-                                                           UniqueFd keys, Stdio stdio);
+                                                           UniqueFd keys, Stdio stdio, UniqueFd secrets = {});
     // Connects to a running supervisor's socket (MoatPaths::supervisorSocket)
     // and accepts it only when the peer is `pid` and runs as moatd's uid.
     static Result<std::unique_ptr<SupervisorHandle>> reattach(const QString& sessionId, pid_t pid,

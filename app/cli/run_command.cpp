@@ -4,13 +4,16 @@
 #include "attached_session.h"
 #include "base/moat_paths.h"
 #include "moatd_client.h"
+#include "policy/profile.h"
 #include "policy/spec_builder.h"
 #include "policy/spec_json.h"
 #include "record_key_store.h"
+#include "session_secrets.h"
 #include "supervisor_process.h"
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -71,7 +74,7 @@ RunCommand::RunCommand(CLI::App& parent)
         ->allow_extra_args(false);
     command_->add_flag("--sudo", request_.sudo, "The agent is root inside its own user namespace (no host privilege)");
     command_->add_flag("--docker", request_.docker, "A container engine inside the sandbox (not in this build)");
-    command_->add_option("--net", request_.net,
+    netOption_ = command_->add_option("--net", request_.net,
                          "proxy (default: out only through moat's proxy, to --allow-host hosts; DNS answered and "
                          "recorded by moat), none (loopback only), or open (the host's network)")
         ->type_name("MODE");
@@ -85,7 +88,24 @@ RunCommand::RunCommand(CLI::App& parent)
                        "--sudo --net open and every host path you can read, read-only; recorded as yolo");
     command_->add_flag("--local-tcp", request_.localTcp,
                        "Let the agent bind and connect TCP on its own loopback (servers for tests)");
-    command_->add_option("--ttl", request_.ttl, "Stop the sandbox after this long, e.g. 30m, 8h (default 8h)")
+    command_->add_option("--rule", request_.rules,
+                         "An HTTP rule for a host, 'METHOD HOST PATH allow|deny|ask', or a git push rule, "
+                         "'push HOST REPO REF allow|deny|ask'; first match wins, a host with rules denies what none "
+                         "allows (repeatable; docs/rules.md)")
+        ->type_name("RULE")
+        ->allow_extra_args(false);
+    command_->add_option("--secret", request_.secrets,
+                         "Put a placeholder for keychain secret NAME in ENVVAR (default NAME); the proxy swaps in "
+                         "the value only for the secret's hosts (repeatable; docs/secrets.md)")
+        ->type_name("NAME[=ENVVAR]")
+        ->allow_extra_args(false);
+    command_->add_option("--upstream-ca", request_.upstreamCa,
+                         "Also trust this CA file for the TLS of hosts the proxy intercepts (a private registry)")
+        ->type_name("FILE");
+    command_->add_option("--profile", profile_,
+                         "Flags from profiles/NAME.toml (yours, or built in such as github-readonly=OWNER/REPO)")
+        ->type_name("NAME[=VALUE]");
+    ttlOption_ = command_->add_option("--ttl", request_.ttl, "Stop the sandbox after this long, e.g. 30m, 8h (default 8h)")
         ->type_name("DURATION");
     command_->add_option("--name", request_.name, "A name for the session (default: generated)");
     command_->add_option("--allow-degraded", request_.allowDegraded,
@@ -102,14 +122,48 @@ RunCommand::RunCommand(CLI::App& parent)
     command_->positionals_at_end(true);
 }
 
+Status RunCommand::applyProfile()
+{
+    if (profile_.empty()) {
+        return {};
+    }
+    auto profile = Profile::load(profile_);
+    if (!profile) {
+        Error error = profile.error();
+        error.what = "--profile: " + error.what;
+        return error;
+    }
+    ProfileFlags given{request_.allowHosts, request_.rules, request_.secrets, std::nullopt, std::nullopt};
+    if (netOption_->count() > 0) {
+        given.net = request_.net;
+    }
+    if (ttlOption_->count() > 0) {
+        given.ttl = request_.ttl;
+    }
+    const ProfileFlags merged = mergeProfile(given, profile->flags);
+    request_.allowHosts = merged.allowHosts;
+    request_.rules = merged.rules;
+    request_.secrets = merged.secrets;
+    request_.net = merged.net.value_or(request_.net);
+    request_.ttl = merged.ttl.value_or(request_.ttl);
+    return {};
+}
+
 int RunCommand::execute(int verbosity)
 {
     const MoatPaths paths = MoatPaths::fromEnvironment();
+    if (auto profiled = applyProfile(); !profiled) {
+        std::cerr << "moat: " << profiled.error().message() << "\n";
+        return 125;
+    }
     SpecBuilder builder(paths, callerEnvironment(), currentDirectory());
     auto spec = builder.build(request_);
     if (!spec) {
         std::cerr << "moat: " << spec.error().message() << "\n";
         return 125;
+    }
+    if (!profile_.empty()) {
+        spec->profile = profile_.substr(0, profile_.find('='));  // its own HOME (homes/<profile>)
     }
     std::string eventsPath = jsonEvents_;
     if (!eventsPath.empty() && eventsPath.front() != '/') {
@@ -136,7 +190,11 @@ int RunCommand::execute(int verbosity)
             // moatd went away between the look and the call: run embedded.
         }
     }  // the signal mask is restored here: the supervisor exec'd below inherits it
-    return runEmbedded(paths, specJson, eventsPath, verbosity);
+    std::vector<std::string> secretNames;
+    for (const auto& secret : spec->secrets) {
+        secretNames.push_back(secret.name);
+    }
+    return runEmbedded(paths, specJson, secretNames, eventsPath, verbosity);
 }
 
 std::optional<int> RunCommand::runThroughMoatd(MoatdClient& moatd, const std::string& specJson,
@@ -165,8 +223,8 @@ std::optional<int> RunCommand::runThroughMoatd(MoatdClient& moatd, const std::st
     return session.run();
 }
 
-int RunCommand::runEmbedded(const MoatPaths& paths, const std::string& specJson, const std::string& eventsPath,
-                            int verbosity)
+int RunCommand::runEmbedded(const MoatPaths& paths, const std::string& specJson,
+                            const std::vector<std::string>& secretNames, const std::string& eventsPath, int verbosity)
 {
     // The record keys travel like the spec, on a sealed memfd that
     // moat-supervisor reads and closes before the sandbox exists.
@@ -184,7 +242,22 @@ int RunCommand::runEmbedded(const MoatPaths& paths, const std::string& specJson,
         std::cerr << "moat: " << keysFd.error().message() << "\n";
         return 125;
     }
-    return runSupervisor(specJson, keysFd->release(), eventsPath, verbosity);
+    // The secrets' values, likewise (and only they: the spec names them).
+    UniqueFd secretsFd;
+    if (!secretNames.empty()) {
+        auto handed = keychain::handOffSessionSecrets(paths, secretNames);
+        if (!handed) {
+            std::cerr << "moat: " << handed.error().message() << "\n";
+            return 125;
+        }
+        secretsFd = std::move(handed.value());
+        // Kept across the exec into moat-supervisor, which closes it once read.
+        if (::fcntl(secretsFd.get(), F_SETFD, 0) != 0) {
+            std::cerr << "moat: cannot hand the secrets to moat-supervisor: " << std::strerror(errno) << "\n";
+            return 125;
+        }
+    }
+    return runSupervisor(specJson, keysFd->release(), secretsFd ? secretsFd.release() : -1, eventsPath, verbosity);
 }
 
 }  // namespace moat::cli

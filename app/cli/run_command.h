@@ -2,12 +2,15 @@
 #pragma once
 
 #include "attached_session.h"
+#include "base/error.h"
 #include "base/moat_paths.h"
 #include "policy/run_request.h"
 
 #include <CLI/CLI.hpp>
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace moat::cli {
 
@@ -29,12 +32,18 @@ private:
                                        const std::string& sessionId, const MoatPaths& paths,
                                        const AttachedSession::SignalBlock& signals);
     // This process becomes the session's supervisor.
-    int runEmbedded(const MoatPaths& paths, const std::string& specJson, const std::string& eventsPath,
-                    int verbosity);
+    int runEmbedded(const MoatPaths& paths, const std::string& specJson, const std::vector<std::string>& secretNames,
+                    const std::string& eventsPath, int verbosity);
 
     CLI::App* command_ = nullptr;
     RunRequest request_;
     std::string jsonEvents_;
+    std::string profile_;  // --profile NAME[=VALUE]
+    CLI::Option* netOption_ = nullptr;
+    CLI::Option* ttlOption_ = nullptr;
+
+    // --profile: its flags merged under the command line's (docs/rules.md).
+    Status applyProfile();
     bool embedded_ = false;
 };
 

@@ -19,7 +19,8 @@ std::string supervisorPath()
     return supervisorProgramPath();
 }
 
-int runSupervisor(const std::string& specJson, int keysFd, const std::string& jsonEventsPath, int verbosity)
+int runSupervisor(const std::string& specJson, int keysFd, int secretsFd, const std::string& jsonEventsPath,
+                  int verbosity)
 {
     const std::string binary = supervisorPath();
     if (::access(binary.c_str(), X_OK) != 0) {
@@ -37,6 +38,9 @@ int runSupervisor(const std::string& specJson, int keysFd, const std::string& js
         return 125;
     }
     std::vector<std::string> args = {binary, "--spec-fd", std::to_string(specFd), "--keys-fd", std::to_string(keysFd)};
+    if (secretsFd >= 0) {
+        args.insert(args.end(), {"--secrets-fd", std::to_string(secretsFd)});
+    }
     if (!jsonEventsPath.empty()) {
         args.insert(args.end(), {"--json-events", jsonEventsPath});
     }

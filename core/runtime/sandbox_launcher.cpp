@@ -123,6 +123,11 @@ Result<Sandbox> SandboxLauncher::launch(const SandboxSpec& spec, const MoatPaths
         config.rootfs.sessionCaPem = options.sessionCaPem;
         SessionTrust::addEnvironment(config.environment);
     }
+    for (const auto& entry : options.extraEnvironment) {
+        const std::string name = entry.substr(0, entry.find('=') + 1);
+        std::erase_if(config.environment, [&name](const std::string& present) { return present.starts_with(name); });
+        config.environment.push_back(entry);
+    }
 
     Sandbox sandbox;
     sandbox.identity = id;

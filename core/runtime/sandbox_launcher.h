@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -54,6 +55,9 @@ struct LaunchOptions {
     // The session's interception CA (PEM) when the proxy sees inside some
     // host's TLS: the sandbox trusts it (session_trust.h). Empty: no change.
     std::string sessionCaPem;
+    // More "NAME=VALUE" for the command (a secret's placeholder), replacing
+    // any of the same name.
+    std::vector<std::string> extraEnvironment;
 };
 
 class SandboxLauncher {

@@ -4,8 +4,10 @@
 # its secrets, and the handoff that brings the secrets' values to the
 # supervisor. Apart from moat_session so that the supervisor's core does not
 # depend on the interception's libraries.
-add_library(moat_session_interception STATIC
-  session/secret_handoff.cpp
-  session/session_filter.cpp)
-target_link_libraries(moat_session_interception PUBLIC moat_session moat_egress_tls moat_http_rules moat_egress_secrets
+add_library(moat_secret_handoff STATIC session/secret_handoff.cpp)
+target_link_libraries(moat_secret_handoff PUBLIC moat_base moat_egress_secrets PRIVATE moat_warnings)
+
+add_library(moat_session_interception STATIC session/session_filter.cpp session/session_interception.cpp)
+target_link_libraries(moat_session_interception PUBLIC moat_session moat_secret_handoff moat_egress_tls moat_http_rules
+                                                       moat_egress_secrets
                                                 PRIVATE moat_warnings)

@@ -106,17 +106,20 @@ asio::awaitable<FilterVerdict> SessionRequestFilter::judgeByRules(RequestView& r
     if (decision.action == RuleAction::Allow) {
         co_return FilterVerdict::forward(decision.rule);
     }
-    if (decision.action == RuleAction::Deny || !desk_) {
+    if (decision.action == RuleAction::Deny) {
         co_return FilterVerdict::refuse(decision.reason);
+    }
+    if (!desk_) {
+        co_return FilterVerdict::refuse("nobody can answer an ask rule in this session, so it is a deny: " +
+                                        decision.rule);
     }
     const auto answer = co_await askAndWait(*desk_, questionFor(request, decision, std::move(refs)));
     if (answer.allowed) {
         co_return FilterVerdict::forward(decision.rule + " (approved, " + answer.rid + ")");
     }
-    co_return FilterVerdict::refuse(request.method() == std::string_view("POST") && !refs.empty()
-                                        ? "the push was not approved (" + answer.decision + ", " + answer.rid + ")"
-                                        : "the request was not approved (" + answer.decision + ", " + answer.rid +
-                                              "): " + decision.reason);
+    const std::string what = refs.empty() ? "the request" : "the push";
+    co_return FilterVerdict::refuse(what + " was not approved (" + answer.decision + ", " + answer.rid + ")" +
+                                    (answer.reason.empty() ? std::string() : ": " + answer.reason));
 }
 
 asio::awaitable<FilterVerdict> SessionRequestFilter::swapSecrets(RequestView& request, bool bodyRead)

@@ -128,7 +128,8 @@ int Supervisor::run()
     auto launched = SandboxLauncher::launch(spec_, paths_, stdio_, [this, &records] {
         records = openRecords();
         return records;
-    }, LaunchOptions{.execNotify = true, .sessionCaPem = {}});
+    }, LaunchOptions{.execNotify = true, .sessionCaPem = options_.sessionCaPem,
+                     .extraEnvironment = options_.extraEnvironment});
     if (!launched) {
         if (!store_ && records.ok()) {
             // Failed before the records existed (e.g. the kernel check):
@@ -166,6 +167,9 @@ int Supervisor::run()
         {"ttl", spec_.ttl.toString()},
         {"expires", isoTime(expiresAt_)},
         {"records", {{"key", options_.recordKeys->id()}, {"keys_in", options_.recordKeys->location()}}}};
+    if (!options_.interceptionSummary.is_null()) {
+        start["interception"] = options_.interceptionSummary;
+    }
     if (!spec_.parentSessionId.empty()) {
         // A successor: the session it follows and the approved request that
         // widened it, so that the records link what ran with more to who allowed it.
@@ -450,6 +454,14 @@ void Supervisor::startEgressProxy()
     options.onEvent = [this](const EgressEvent& event) { recordEgress(event); };
     options.sessionInfo = [this] { return sessionInfo(); };
     options.escalate = control_->escalationHandler();
+    if (options_.interception) {
+        // A request an ask rule holds waits for a person: moatd, or in
+        // embedded mode the user's terminal (SessionControl's desk).
+        options.interception =
+            options_.interception(&control_->httpAsks(), [this](const std::string& type, nlohmann::json data) {
+                record(type, std::move(data));
+            });
+    }
     raiseDescriptorLimit(4 * options.limits.maxConnections);
     egressProxy_ = std::make_unique<EgressProxy>(io_, std::move(http->second), std::move(socks->second),
                                                  std::move(options));

@@ -6,6 +6,8 @@
 #include "base/moat_paths.h"
 #include "policy/sandbox_spec.h"
 #include "runtime/sandbox_launcher.h"
+#include "egress/tls/tls_interception.h"
+#include "session/http_ask_desk.h"
 #include "session/session_store.h"
 
 #include <boost/asio/io_context.hpp>
@@ -15,6 +17,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,6 +43,17 @@ struct SupervisorOptions {
     // --parent-fd: moatd's end of the parent link (SOCK_SEQPACKET), owned by
     // the Supervisor from construction; -1 in embedded mode.
     int parentFd = -1;
+
+    // TLS interception, when the spec has rules or secrets (made by
+    // moat-supervisor's main with session_interception.h): the CA the
+    // sandbox trusts, the secrets' placeholders for its environment, the
+    // proxy's configuration given the desk that asks a person and how to
+    // record, and what session.start says of it. Empty: none.
+    std::string sessionCaPem;
+    std::vector<std::string> extraEnvironment;
+    std::function<TlsInterception(HttpAskDesk* desk, std::function<void(const std::string&, nlohmann::json)> record)>
+        interception;
+    nlohmann::json interceptionSummary;
 };
 
 // moat-supervisor's main loop for one session (outside the sandbox): starts

@@ -8,6 +8,8 @@
 #include "audit/record_keys.h"
 #include "base/moat_paths.h"
 #include "policy/spec_json.h"
+#include "session/secret_handoff.h"
+#include "session/session_interception.h"
 #include "session/supervisor.h"
 
 #include <fcntl.h>
@@ -65,10 +67,12 @@ int main(int argc, char** argv)
     int specFd = -1;
     int keysFd = -1;
     int parentFd = -1;
+    int secretsFd = -1;
     std::string jsonEvents;
     int verbosity = 0;
     app.add_option("--spec-fd", specFd, "Read the SandboxSpec JSON from this fd")->required();
     app.add_option("--keys-fd", keysFd, "Read the record keys from this fd (a sealed memfd from moat)")->required();
+    app.add_option("--secrets-fd", secretsFd, "Read the session's secrets from this fd (a sealed memfd)");
     app.add_option("--parent-fd", parentFd, "Talk to the parent (moatd) on this fd, a SOCK_SEQPACKET socket");
     app.add_option("--json-events", jsonEvents, "Also write the session's events to FILE");
     app.add_flag("-v,--verbose", verbosity, "More diagnostics (repeatable)");
@@ -91,6 +95,18 @@ int main(int argc, char** argv)
     // process and must hold neither.
     auto keys = moat::RecordKeys::readFrom(keysFd);
     ::close(keysFd);
+    // The secrets' values go straight to locked memory that a fork (sandbox
+    // init) sees wiped (LockedSecret).
+    std::vector<moat::HandedOverSecret> secrets;
+    if (secretsFd >= 0) {
+        auto handed = moat::readSecretHandoff(secretsFd);
+        ::close(secretsFd);
+        if (!handed) {
+            std::cerr << "moat: " << handed.error().message() << "\n";
+            return 125;
+        }
+        secrets = std::move(handed.value());
+    }
     auto text = readAll(specFd);
     ::close(specFd);
     if (parentFd >= 0 && !isParentLink(parentFd)) {
@@ -116,6 +132,20 @@ int main(int argc, char** argv)
     options.jsonEventsPath = jsonEvents;
     options.parentFd = parentFd;
     options.recordKeys = std::make_shared<const moat::RecordKeys>(std::move(keys.value()));
+    auto interception = moat::SessionInterception::prepare(spec.value(), std::move(secrets));
+    if (!interception) {
+        std::cerr << "moat: " << interception.error().message() << "\n";
+        return 125;
+    }
+    if (auto prepared = interception.value()) {
+        options.sessionCaPem = prepared->caPem();
+        options.extraEnvironment = prepared->placeholderEnvironment();
+        options.interceptionSummary = prepared->summary();
+        options.interception = [prepared](moat::HttpAskDesk* desk,
+                                          std::function<void(const std::string&, nlohmann::json)> record) {
+            return prepared->proxyInterception(desk, std::move(record));
+        };
+    }
     moat::Supervisor supervisor(std::move(spec.value()), moat::MoatPaths::fromEnvironment(), options);
     return supervisor.run();
 }
