@@ -228,7 +228,7 @@ bool EscalationDesk::decide(const json& message)
     return true;
 }
 
-void EscalationDesk::finish(const std::string& rid, const std::string& decision, const json& by,
+void EscalationDesk::finish(std::string rid, const std::string& decision, const json& by,
                             const std::string& reason, ControlResponse response)
 {
     auto found = pending_.find(rid);

@@ -77,7 +77,8 @@ private:
     };
 
     nlohmann::json requestMessage(const std::string& rid, const Pending& pending) const;
-    void finish(const std::string& rid, const std::string& decision, const nlohmann::json& by,
+    // rid by value: callers pass keys of pending_, which finish() erases.
+    void finish(std::string rid, const std::string& decision, const nlohmann::json& by,
                 const std::string& reason, ControlResponse response);
 
     boost::asio::io_context& io_;

@@ -137,7 +137,7 @@ bool HttpAskDesk::decide(const json& message)
     return true;
 }
 
-void HttpAskDesk::finish(const std::string& rid, const std::string& decision, const json& by, const std::string& reason)
+void HttpAskDesk::finish(std::string rid, const std::string& decision, const json& by, const std::string& reason)
 {
     auto found = pending_.find(rid);
     if (found == pending_.end()) {
