@@ -102,6 +102,10 @@ RunCommand::RunCommand(CLI::App& parent)
     command_->add_option("--upstream-ca", request_.upstreamCa,
                          "Also trust this CA file for the TLS of hosts the proxy intercepts (a private registry)")
         ->type_name("FILE");
+    command_->add_option("--ask-timeout", request_.askTimeout,
+                         "How long a request an `ask` rule holds waits for an answer before it is refused "
+                         "(default 60s, at most 1h)")
+        ->type_name("DURATION");
     command_->add_option("--profile", profile_,
                          "Flags from profiles/NAME.toml (yours, or built in such as github-readonly=OWNER/REPO)")
         ->type_name("NAME[=VALUE]");

@@ -73,6 +73,19 @@ Status addSecrets(SandboxSpec& spec, const std::vector<std::string>& values)
 
 }  // namespace
 
+Result<Duration> parseAskTimeout(std::string_view text)
+{
+    auto timeout = Duration::parse(text);
+    if (!timeout) {
+        return Error{"--ask-timeout: " + timeout.error().what, 0, timeout.error().hint};
+    }
+    if (timeout->seconds() > std::chrono::hours(1)) {
+        return Error{"--ask-timeout: " + std::string(text) + " is longer than an hour", 0,
+                     "Give at most 1h; an unanswered request is refused when it runs out"};
+    }
+    return timeout;
+}
+
 Status applyInterceptionFlags(SandboxSpec& spec, const RunRequest& request, const std::string& upstreamCaPath)
 {
     const bool any = !request.rules.empty() || !request.secrets.empty() || !request.upstreamCa.empty();
@@ -93,6 +106,13 @@ Status applyInterceptionFlags(SandboxSpec& spec, const RunRequest& request, cons
                              : rules.error().hint);
     }
     spec.httpRules = request.rules;
+    if (!request.askTimeout.empty()) {
+        auto timeout = parseAskTimeout(request.askTimeout);
+        if (!timeout) {
+            return timeout.error();
+        }
+        spec.askTimeout = timeout.value();
+    }
     if (auto secrets = addSecrets(spec, request.secrets); !secrets) {
         return secrets;
     }

@@ -6,6 +6,7 @@
 #include "policy/sandbox_spec.h"
 
 #include <string>
+#include <string_view>
 
 namespace moat {
 
@@ -15,5 +16,10 @@ namespace moat {
 // variable must be one the sandbox can be given, and a rule must parse.
 // upstreamCaPath is --upstream-ca already made canonical by the caller.
 Status applyInterceptionFlags(SandboxSpec& spec, const RunRequest& request, const std::string& upstreamCaPath);
+
+// --ask-timeout: a Duration of at most an hour. Longer, the agent's HTTP
+// client has long given up, and a forgotten question would hold a
+// connection open for the rest of the session.
+Result<Duration> parseAskTimeout(std::string_view text);
 
 }  // namespace moat

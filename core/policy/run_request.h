@@ -27,6 +27,7 @@ struct RunRequest {
     std::vector<std::string> rules;    // 'METHOD HOST PATH ACTION' or 'push HOST REPO REF ACTION'
     std::vector<std::string> secrets;  // NAME or NAME=ENVVAR
     std::string upstreamCa;            // an extra CA file to trust for upstream TLS
+    std::string askTimeout;            // how long an `ask` rule holds a request; empty: 60s
     std::vector<std::string> command;
 };
 

@@ -73,6 +73,9 @@ struct SandboxSpec {
     // An extra CA file trusted for upstream TLS besides the host's store
     // (canonical path; tests and private registries), empty for none.
     std::string upstreamCaFile;
+    // How long an `ask` rule holds a request for a person's answer before
+    // the request is refused.
+    Duration askTimeout = Duration::fromSeconds(std::chrono::seconds(60));
     Duration ttl = Duration::fromSeconds(std::chrono::hours(8));
     std::set<DegradableLayer> allowDegraded;
 

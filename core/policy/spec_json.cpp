@@ -2,6 +2,7 @@
 #include "policy/spec_json.h"
 
 #include "egress/host_pattern.h"
+#include "policy/interception_flags.h"
 
 #include <nlohmann/json.hpp>
 
@@ -88,6 +89,7 @@ json specToJson(const SandboxSpec& spec)
         {"rules", spec.httpRules},
         {"secrets", secrets},
         {"upstream_ca", spec.upstreamCaFile},
+        {"ask_timeout_seconds", spec.askTimeout.seconds().count()},
         {"ttl_seconds", spec.ttl.seconds().count()},
         {"allow_degraded", degraded},
         {"command", spec.command},
@@ -106,7 +108,7 @@ Result<SandboxSpec> specFromJson(const json& in)
             in,
             {"version", "session", "name", "profile", "image", "workspace", "mounts", "environment", "explicit_env",
              "sudo", "docker", "yolo", "local_tcp", "net", "allow_hosts", "ttl_seconds", "allow_degraded", "command",
-             "parent", "request", "rules", "secrets", "upstream_ca"},
+             "parent", "request", "rules", "secrets", "upstream_ca", "ask_timeout_seconds"},
             "");
         SandboxSpec spec;
         spec.sessionId = in.at("session").get<std::string>();
@@ -140,6 +142,13 @@ Result<SandboxSpec> specFromJson(const json& in)
             spec.secrets.push_back({secret.at("name").get<std::string>(), secret.at("env").get<std::string>()});
         }
         spec.upstreamCaFile = in.value("upstream_ca", std::string());
+        if (in.contains("ask_timeout_seconds")) {
+            auto askTimeout = parseAskTimeout(std::to_string(in.at("ask_timeout_seconds").get<long long>()) + "s");
+            if (!askTimeout) {
+                return askTimeout.error();
+            }
+            spec.askTimeout = askTimeout.value();
+        }
         auto ttl = Duration::parse(std::to_string(in.at("ttl_seconds").get<long long>()) + "s");
         if (!ttl) {
             return ttl.error();

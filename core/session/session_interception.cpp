@@ -59,7 +59,9 @@ Result<std::shared_ptr<SessionInterception>> SessionInterception::prepare(const 
         return upstream.error();
     }
     interception->upstreamTls_ = std::move(upstream.value());
-    interception->summary_ = {{"rules", interception->rules_->texts()}, {"secrets", secretSummary}};
+    interception->summary_ = {{"rules", interception->rules_->texts()},
+                              {"secrets", secretSummary},
+                              {"ask_timeout_seconds", spec.askTimeout.seconds().count()}};
     if (!spec.upstreamCaFile.empty()) {
         interception->summary_["upstream_ca"] = spec.upstreamCaFile;
     }

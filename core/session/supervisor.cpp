@@ -15,6 +15,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,7 +47,8 @@ Supervisor::Supervisor(SandboxSpec spec, MoatPaths paths, SupervisorOptions opti
                                  std::function<void(bool)> reply) {
         return question_ && question_->ask(text, deadline, std::move(reply));
     };
-    control_ = std::make_unique<SessionControl>(io_, spec_.sessionId, UniqueFd(options_.parentFd), std::move(actions));
+    control_ = std::make_unique<SessionControl>(io_, spec_.sessionId, UniqueFd(options_.parentFd), std::move(actions),
+                                                HttpAskDesk::Options{.timeout = spec_.askTimeout.seconds()});
 }
 
 Supervisor::~Supervisor() = default;
@@ -139,6 +141,13 @@ int Supervisor::run()
         return failSetup(launched.error());
     }
     sandbox_ = std::move(launched.value());
+    // From here on this process handles what must stay out of reach: the
+    // session CA's key, secrets' values and the requests they are swapped
+    // into. Not dumpable: no core file of it, and no ptrace or
+    // /proc/PID/mem by other processes of the same user. Not before the
+    // launch: init is a clone of this process, and the kernel hands the
+    // /proc files of a non-dumpable process (uid_map among them) to root.
+    (void)::prctl(PR_SET_DUMPABLE, 0);
     startedAt_ = std::chrono::system_clock::now();
     expiresAt_ = startedAt_ + spec_.ttl.seconds();
 

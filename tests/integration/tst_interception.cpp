@@ -10,6 +10,7 @@
 #include "eventlog.h"
 #include "integrationfixture.h"
 #include "moatdbus.h"
+#include "recordingupstream.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,65 +21,6 @@
 #include <unistd.h>
 
 namespace {
-
-// A test CA and a certificate for 127.0.0.1, made with the openssl command.
-struct TestPki {
-    QString dir;
-    QString ca, cert, key;
-    bool ok = false;
-
-    explicit TestPki(AccountRunner* runner)
-    {
-        dir = runner->newDirectory(QStringLiteral("pki"));
-        ca = dir + QStringLiteral("/ca.pem");
-        cert = dir + QStringLiteral("/server.pem");
-        key = dir + QStringLiteral("/server.key");
-        const QString script = QStringLiteral(
-            "set -e; cd '%1'; "
-            "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key -out ca.pem "
-            "-days 2 -subj /CN=moat-test-ca 2>/dev/null; "
-            "openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout server.key -out server.csr "
-            "-subj /CN=127.0.0.1 2>/dev/null; "
-            "printf 'subjectAltName=IP:127.0.0.1\\n' > ext; "
-            "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 "
-            "-extfile ext 2>/dev/null; chmod 644 *.pem server.key")
-                                   .arg(dir);
-        ok = runner->hostShell(script).succeeded();
-    }
-};
-
-// The upstream: tests/unit/tls_upstream.py, which prints "port N" and then
-// one JSON line per request it received (method, path, headers, body).
-struct Upstream {
-    std::unique_ptr<BackgroundProcess> process;
-    int port = 0;
-
-    Upstream(AccountRunner* runner, const TestPki& pki)
-    {
-        process = runner->startHost({QStringLiteral("python3"), QStringLiteral(MOAT_TLS_UPSTREAM), pki.cert, pki.key});
-        if (process->waitForOutput("port ")) {
-            const QByteArray out = process->output();
-            const int at = out.indexOf("port ");
-            port = out.mid(at + 5, out.indexOf('\n', at) - at - 5).trimmed().toInt();
-        }
-    }
-    QString authority() const { return QStringLiteral("127.0.0.1:%1").arg(port); }
-    QString url(const QString& path) const { return QStringLiteral("https://127.0.0.1:%1%2").arg(port).arg(path); }
-    QList<QJsonObject> requests()
-    {
-        // QProcess reads only while waiting: give it what the server printed
-        // so far (a marker it never prints, for at most 300 ms).
-        process->waitForOutput("\x01no such marker", 300);
-        QList<QJsonObject> found;
-        for (const QByteArray& line : process->output().split('\n')) {
-            const QJsonObject request = QJsonDocument::fromJson(line).object();
-            if (!request.isEmpty()) {
-                found.append(request);
-            }
-        }
-        return found;
-    }
-};
 
 // curl inside through moat's proxy; NO_PROXY names 127.0.0.1, which the
 // test's upstream is, so the proxy is named on purpose.
@@ -100,6 +42,8 @@ private slots:
 
     void rulesDecideWhatReachesAnInterceptedHost_data();
     void rulesDecideWhatReachesAnInterceptedHost();
+    void theGithubReadonlyProfileHoldsAgainstRawCurl_data();
+    void theGithubReadonlyProfileHoldsAgainstRawCurl();
     void theSandboxTrustsTheSessionCaOnly_data();
     void theSandboxTrustsTheSessionCaOnly();
     void anUpstreamThatDoesNotVerifyIsRefused_data();
@@ -136,10 +80,10 @@ void Interception::rulesDecideWhatReachesAnInterceptedHost_data()
 void Interception::rulesDecideWhatReachesAnInterceptedHost()
 {
     MOAT_FETCH_RUNNER(fixture_, runner);
-    TestPki pki(runner);
+    UpstreamPki pki(runner);
     QVERIFY(pki.ok);
-    Upstream upstream(runner, pki);
-    QVERIFY(upstream.port > 0);
+    RecordingUpstream upstream(runner, pki);
+    QVERIFY(upstream.port() > 0);
 
     // Outside, nothing stands in the way: every request reaches the upstream.
     const ProcessResult outside = runner->hostShell(
@@ -167,8 +111,76 @@ void Interception::rulesDecideWhatReachesAnInterceptedHost()
     QCOMPARE(inside.out.count("403\n"), 3);
     // Only the allowed GET reached the upstream.
     const auto requests = upstream.requests();
-    QVERIFY2(requests.size() == before + 1, upstream.process->output().constData());
+    QVERIFY2(requests.size() == before + 1, upstream.output().constData());
     QCOMPARE(requests.last().value(QStringLiteral("path")).toString(), QStringLiteral("/repos/o/r/issues"));
+}
+
+void Interception::theGithubReadonlyProfileHoldsAgainstRawCurl_data()
+{
+    IntegrationFixture::addAccountColumn();
+    IntegrationFixture::addAccountRows();
+}
+
+void Interception::theGithubReadonlyProfileHoldsAgainstRawCurl()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    UpstreamPki pki(runner);
+    QVERIFY(pki.ok);
+    RecordingUpstream upstream(runner, pki);
+    QVERIFY(upstream.port() > 0);
+    // The shipped profile, line for line, with api.github.com replaced by
+    // the test's upstream (a user profile of the same rules).
+    QFile shipped(QStringLiteral(MOAT_SHIPPED_PROFILES "/github-readonly.toml"));
+    QVERIFY(shipped.open(QIODevice::ReadOnly));
+    QByteArray profile = shipped.readAll();
+    QVERIFY(profile.count("api.github.com") >= 4);
+    profile.replace("api.github.com", upstream.authority().toUtf8());
+    const ProcessResult written = runner->hostShell(
+        QStringLiteral("mkdir -p '%1/profiles' && base64 -d > '%1/profiles/gh-local.toml'").arg(runner->configDir()),
+        RunOptions{profile.toBase64(), true, {}, {}, 10000});
+    QVERIFY2(written.succeeded(), qPrintable(written.describe()));
+
+    // What `gh api` sends, and what an agent that skips gh sends with curl:
+    // reads of the repository, then writes, another repository and GraphQL.
+    const QStringList requests = {
+        QStringLiteral("GET /repos/o/r"),
+        QStringLiteral("GET /repos/o/r/issues?state=all"),
+        QStringLiteral("GET /repos/o/r/issues/1/comments"),
+        QStringLiteral("GET /repos/o/r/pulls/2/files"),
+        QStringLiteral("POST /repos/o/r/issues/1/comments"),
+        QStringLiteral("PATCH /repos/o/r/issues/1"),
+        QStringLiteral("DELETE /repos/o/r/issues/comments/5"),
+        QStringLiteral("PUT /repos/o/r/pulls/2/merge"),
+        QStringLiteral("POST /repos/o/r/issues"),
+        QStringLiteral("GET /repos/o/other/issues"),
+        QStringLiteral("POST /graphql"),
+    };
+    QString outsideScript, insideScript;
+    for (const QString& request : requests) {
+        const QString method = request.section(QLatin1Char(' '), 0, 0);
+        const QString url = upstream.url(request.section(QLatin1Char(' '), 1));
+        const QString body = method == QStringLiteral("GET") ? QString() : QStringLiteral("-d '{\"body\":\"x\"}' ");
+        outsideScript += QStringLiteral("curl -sS -o /dev/null --cacert %1 -X %2 %3-w '%{http_code}\\n' '%4'; ")
+                             .arg(pki.ca, method, body, url);
+        insideScript += curl(QStringLiteral("-o /dev/null -X %1 %2'%3'").arg(method, body, url)) + "; ";
+    }
+    const ProcessResult outside = runner->hostShell(outsideScript);
+    QVERIFY2(outside.succeeded(), qPrintable(outside.describe()));
+    QCOMPARE(outside.out, QByteArray("200\n").repeated(requests.size()));
+    const int before = upstream.requests().size();
+
+    const ProcessResult inside = runner->moatShell(
+        {QStringLiteral("--upstream-ca"), pki.ca, QStringLiteral("--profile"), QStringLiteral("gh-local=o/r")},
+        insideScript);
+    QVERIFY2(inside.succeeded(), qPrintable(inside.describe()));
+    QCOMPARE(inside.out, QByteArray("200\n200\n200\n200\n") + QByteArray("403\n").repeated(requests.size() - 4));
+    // Only the four reads reached the upstream.
+    const auto seen = upstream.requests();
+    QCOMPARE(seen.size(), before + 4);
+    for (qsizetype i = before; i < seen.size(); ++i) {
+        QCOMPARE(seen[i].value(QStringLiteral("method")).toString(), QStringLiteral("GET"));
+        QVERIFY(seen[i].value(QStringLiteral("path")).toString().startsWith(QStringLiteral("/repos/o/r")));
+    }
 }
 
 void Interception::theSandboxTrustsTheSessionCaOnly_data()
@@ -180,9 +192,9 @@ void Interception::theSandboxTrustsTheSessionCaOnly_data()
 void Interception::theSandboxTrustsTheSessionCaOnly()
 {
     MOAT_FETCH_RUNNER(fixture_, runner);
-    TestPki pki(runner);
+    UpstreamPki pki(runner);
     QVERIFY(pki.ok);
-    Upstream upstream(runner, pki);
+    RecordingUpstream upstream(runner, pki);
     const QString a = upstream.authority();
     const ProcessResult host = runner->hostShell(QStringLiteral("grep -c BEGIN /etc/ssl/certs/ca-certificates.crt"));
     QVERIFY(host.succeeded());
@@ -220,9 +232,9 @@ void Interception::anUpstreamThatDoesNotVerifyIsRefused_data()
 void Interception::anUpstreamThatDoesNotVerifyIsRefused()
 {
     MOAT_FETCH_RUNNER(fixture_, runner);
-    TestPki pki(runner);
+    UpstreamPki pki(runner);
     QVERIFY(pki.ok);
-    Upstream upstream(runner, pki);
+    RecordingUpstream upstream(runner, pki);
     const QString a = upstream.authority();
     // No --upstream-ca: the test CA is not in the host's store.
     const ProcessResult inside = runner->moatShell(
@@ -246,9 +258,9 @@ void Interception::aSecretReachesOnlyItsHostAndNeverTheSandbox()
     if (const QString missing = MoatdBus::missingPieces(); !missing.isEmpty()) {
         QSKIP(qPrintable(missing));
     }
-    TestPki pki(runner);
+    UpstreamPki pki(runner);
     QVERIFY(pki.ok);
-    Upstream upstream(runner, pki);
+    RecordingUpstream upstream(runner, pki);
     const QString a = upstream.authority();
     MoatdBus bus(runner);
     bus.setMoatdActivatable(false);  // embedded: moat fetches the value itself

@@ -49,7 +49,10 @@ private slots:
         json.erase("rules");
         json.erase("secrets");
         json.erase("upstream_ca");
-        QVERIFY(moat::specFromJson(json).ok());
+        json.erase("ask_timeout_seconds");
+        const auto old = moat::specFromJson(json);
+        QVERIFY(old.ok());
+        QCOMPARE(old->askTimeout.seconds(), std::chrono::seconds(60));
     }
 
     void theyNeedTheProxy_data()
@@ -122,6 +125,40 @@ private slots:
         req.env = {"TOKEN=plain"};
         req.secrets = {"TOKEN"};
         VERIFY_FLAG_ERROR(builder().build(req), "--secret");
+    }
+
+    void askTimeoutIsADurationOfAtMostAnHour_data()
+    {
+        QTest::addColumn<QString>("given");
+        QTest::addColumn<int>("seconds");  // 0: refused
+        QTest::newRow("default") << "" << 60;
+        QTest::newRow("seconds") << "5s" << 5;
+        QTest::newRow("minutes") << "10m" << 600;
+        QTest::newRow("an hour") << "1h" << 3600;
+        QTest::newRow("over an hour") << "1h1s" << 0;
+        QTest::newRow("a day") << "1d" << 0;
+        QTest::newRow("zero") << "0s" << 0;
+        QTest::newRow("no unit") << "30" << 0;
+        QTest::newRow("words") << "soon" << 0;
+    }
+
+    void askTimeoutIsADurationOfAtMostAnHour()
+    {
+        QFETCH(QString, given);
+        QFETCH(int, seconds);
+        RunRequest req = request();
+        req.rules = {"POST api.github.com /repos/** ask"};
+        req.askTimeout = given.toStdString();
+        const auto spec = builder().build(req);
+        if (seconds == 0) {
+            VERIFY_FLAG_ERROR(spec, "--ask-timeout");
+            return;
+        }
+        VERIFY_BUILT(spec);
+        QCOMPARE(spec->askTimeout.seconds(), std::chrono::seconds(seconds));
+        auto again = moat::specFromJson(moat::specToJson(spec.value()));
+        QVERIFY(again.ok());
+        QCOMPARE(again->askTimeout, spec->askTimeout);
     }
 
     void upstreamCaMustBeAReadableFile()

@@ -48,6 +48,7 @@ SandboxSpec everyFieldSet()
     spec.httpRules = {"GET api.github.com /repos/o/r/** allow", "* api.github.com /** deny"};
     spec.secrets = {{"GITHUB_TOKEN", "GH_TOKEN"}};
     spec.upstreamCaFile = "/etc/moat-test/ca.pem";
+    spec.askTimeout = moat::Duration::fromSeconds(std::chrono::seconds(150));
     return spec;
 }
 
@@ -76,6 +77,7 @@ void compareSpecs(const SandboxSpec& actual, const SandboxSpec& expected)
     QCOMPARE(actual.httpRules, expected.httpRules);
     QVERIFY(actual.secrets == expected.secrets);
     QCOMPARE(actual.upstreamCaFile, expected.upstreamCaFile);
+    QCOMPARE(actual.askTimeout, expected.askTimeout);
     QCOMPARE(actual.flagBadges(), expected.flagBadges());
 }
 
@@ -150,7 +152,7 @@ private slots:
         QTest::newRow("empty object") << json::object();
         // Fields added after the first version of the format may be absent
         // (records of older sessions); every other one is required.
-        const std::set<std::string> optional = {"rules", "secrets", "upstream_ca"};
+        const std::set<std::string> optional = {"rules", "secrets", "upstream_ca", "ask_timeout_seconds"};
         for (const auto& [key, value] : good.items()) {
             if (optional.contains(key)) {
                 continue;
@@ -169,6 +171,9 @@ private slots:
         QTest::newRow("version as string") << with("/version"_json_pointer, "1");
         QTest::newRow("session as number") << with("/session"_json_pointer, 7);
         QTest::newRow("sudo as string") << with("/sudo"_json_pointer, "true");
+        QTest::newRow("ask timeout of 0") << with("/ask_timeout_seconds"_json_pointer, 0);
+        QTest::newRow("ask timeout over an hour") << with("/ask_timeout_seconds"_json_pointer, 3601);
+        QTest::newRow("ask timeout as string") << with("/ask_timeout_seconds"_json_pointer, "60");
         QTest::newRow("yolo as number") << with("/yolo"_json_pointer, 1);
         QTest::newRow("mounts as string") << with("/mounts"_json_pointer, "/home");
         QTest::newRow("mount without read_only") << with("/mounts/0"_json_pointer, json{{"path", "/x"}});
