@@ -12,6 +12,7 @@
 #include <QSaveFile>
 
 #include "egress/host_pattern.h"
+#include "egress/secret_names.h"
 
 namespace moat::helper {
 
@@ -93,6 +94,15 @@ void SecretVault::set(const QString& name, const QString& value, const QStringLi
     }
     if (problem.isEmpty() && (value.isEmpty() || value.size() > kMaxValue)) {
         problem = QStringLiteral("a secret's value must be 1 to %1 characters").arg(kMaxValue);
+    }
+    if (problem.isEmpty()) {
+        // The same rule as `moat secret set`: the value goes into an HTTP
+        // header as it is, so a CR or LF in it could add headers of its own.
+        QByteArray utf8 = value.toUtf8();
+        if (Status checked = checkSecretValue(std::string_view(utf8.constData(), std::size_t(utf8.size()))); !checked) {
+            problem = QString::fromStdString(checked.error().what);
+        }
+        utf8.fill('\0');
     }
     if (!problem.isEmpty()) {
         done(Failure::InvalidArgument, problem);

@@ -23,6 +23,9 @@ Result<std::shared_ptr<SessionInterception>> SessionInterception::prepare(const 
     }
     interception->rules_ = std::make_shared<const HttpRuleSet>(std::move(rules.value()));
 
+    // The hosts whose TLS the proxy terminates: those with rules, and the
+    // secrets' hosts. The session CA is constrained to them.
+    std::vector<HostPattern> intercepted = interception->rules_->hostsWithRules();
     // Each --secret of the spec must have been handed over, and nothing else.
     std::vector<SwapBinding> bindings;
     nlohmann::json secretSummary = nlohmann::json::array();
@@ -40,6 +43,7 @@ Result<std::shared_ptr<SessionInterception>> SessionInterception::prepare(const 
         interception->placeholderEnvironment_.push_back(wanted.envVar + "=" + binding->placeholder);
         secretSummary.push_back({{"name", wanted.name}, {"env", wanted.envVar}, {"hosts", found->hosts},
                                  {"headers", binding->headers}});
+        intercepted.insert(intercepted.end(), binding->hosts.begin(), binding->hosts.end());
         bindings.push_back(std::move(binding.value()));
     }
     if (!bindings.empty()) {
@@ -49,7 +53,7 @@ Result<std::shared_ptr<SessionInterception>> SessionInterception::prepare(const 
         }
         interception->secrets_ = std::make_shared<const SecretSwap>(std::move(swap.value()));
     }
-    auto authority = SessionAuthority::create();
+    auto authority = SessionAuthority::create(SessionAuthority::kDefaultCacheCapacity, intercepted);
     if (!authority) {
         return authority.error();
     }

@@ -468,6 +468,12 @@ private slots:
         auto bad = bus.manager().SetSecret(QStringLiteral("1BAD NAME"), value, {}, {});
         bad.waitForFinished();
         QCOMPARE(bad.error().name(), QStringLiteral("org.moat.Error.InvalidArgument"));
+        // A value that would add a header of its own where it is swapped in.
+        auto injecting = bus.manager().SetSecret(QStringLiteral("GITHUB_TOKEN"),
+                                                 QStringLiteral("abc\r\nX-Injected: 1"), {QStringLiteral("api.github.com")}, {});
+        injecting.waitForFinished();
+        QCOMPARE(injecting.error().name(), QStringLiteral("org.moat.Error.InvalidArgument"));
+        QVERIFY2(injecting.error().message().contains(QStringLiteral("control")), qPrintable(injecting.error().message()));
 
         auto removed = bus.manager().RemoveSecret(QStringLiteral("GITHUB_TOKEN"));
         removed.waitForFinished();

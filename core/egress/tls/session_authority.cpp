@@ -5,8 +5,10 @@
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
+#include <set>
 
 namespace moat {
 
@@ -55,6 +57,17 @@ bool addExtension(X509* certificate, X509V3_CTX& context, int nid, const char* v
 }
 
 // The SAN of a leaf: an iPAddress for an IP literal, a dNSName otherwise.
+bool isAddressLiteral(const std::string& host)
+{
+    std::string literal = host;
+    if (literal.size() > 2 && literal.front() == '[' && literal.back() == ']') {
+        literal = literal.substr(1, literal.size() - 2);
+    }
+    ASN1_OCTET_STRING* address = a2i_IPADDRESS(literal.c_str());
+    ASN1_OCTET_STRING_free(address);
+    return address != nullptr;
+}
+
 bool addSubjectAltName(X509* certificate, const std::string& host)
 {
     std::string literal = host;
@@ -113,7 +126,42 @@ Result<std::string> toPem(X509* certificate)
 
 }  // namespace
 
-Result<std::shared_ptr<SessionAuthority>> SessionAuthority::create(std::size_t cacheCapacity)
+std::string SessionAuthority::nameConstraintsFor(const std::vector<HostPattern>& permittedHosts)
+{
+    std::set<std::string> subtrees;
+    for (const auto& host : permittedHosts) {
+        if (host.isIpLiteral()) {
+            const IpAddress& address = host.address();
+            subtrees.insert("IP:" + address.toString() +
+                            (address.isV4() ? "/255.255.255.255" : "/ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"));
+        } else {
+            // DNS:name permits the name and its subdomains; DNS:.name only
+            // the subdomains, as "*.name" means.
+            subtrees.insert("DNS:" + std::string(host.isWildcard() ? "." : "") + host.name());
+        }
+    }
+    // A permitted subtree constrains only its own name form: without one
+    // the form would be open. No address intercepted: every address is
+    // excluded. No name: the one permitted is the reserved "invalid".
+    const bool anyAddress = std::any_of(permittedHosts.begin(), permittedHosts.end(),
+                                        [](const HostPattern& host) { return host.isIpLiteral(); });
+    const bool anyName = std::any_of(permittedHosts.begin(), permittedHosts.end(),
+                                     [](const HostPattern& host) { return !host.isIpLiteral(); });
+    if (!anyName) {
+        subtrees.insert("DNS:invalid");
+    }
+    std::string value = "critical";
+    for (const auto& subtree : subtrees) {
+        value += ",permitted;" + subtree;
+    }
+    if (!anyAddress) {
+        value += ",excluded;IP:0.0.0.0/0.0.0.0,excluded;IP:::/::";
+    }
+    return value;
+}
+
+Result<std::shared_ptr<SessionAuthority>> SessionAuthority::create(std::size_t cacheCapacity,
+                                                                   const std::vector<HostPattern>& permittedHosts)
 {
     std::shared_ptr<SessionAuthority> authority(new SessionAuthority());
     authority->cacheCapacity_ = cacheCapacity == 0 ? 1 : cacheCapacity;
@@ -144,6 +192,8 @@ Result<std::shared_ptr<SessionAuthority>> SessionAuthority::create(std::size_t c
     made = made && addExtension(ca, context, NID_basic_constraints, "critical,CA:TRUE,pathlen:0") &&
            addExtension(ca, context, NID_key_usage, "critical,keyCertSign,cRLSign") &&
            addExtension(ca, context, NID_subject_key_identifier, "hash") &&
+           (permittedHosts.empty() ||
+            addExtension(ca, context, NID_name_constraints, nameConstraintsFor(permittedHosts).c_str())) &&
            X509_sign(ca, authority->caKey_.get(), EVP_sha256()) > 0;
     if (!made) {
         return opensslError("cannot make the session CA certificate");
@@ -198,11 +248,15 @@ Result<std::shared_ptr<const LeafCertificate>> SessionAuthority::mint(const std:
     }
     X509* leaf = certificate.get();
     X509_NAME* subject = X509_get_subject_name(leaf);
-    // A common name holds at most 64 characters; the SAN is what clients
-    // check, so a longer name goes without one.
+    // The SAN is what clients check. A common name holds at most 64
+    // characters, so a longer name goes without one; so does an address,
+    // which a client checking the CA's name constraints would otherwise
+    // take for a DNS name (the CN of a leaf without DNS names is checked
+    // as one) and refuse.
+    const bool commonName = host.size() <= 64 && !isAddressLiteral(host);
     bool made = X509_set_version(leaf, X509_VERSION_3) == 1 && setRandomSerial(leaf) &&
                 setValidity(leaf, kLeafLifetime) && addNameEntry(subject, "O", "moat interception") &&
-                (host.size() > 64 || addNameEntry(subject, "CN", host)) &&
+                (!commonName || addNameEntry(subject, "CN", host)) &&
                 X509_set_issuer_name(leaf, X509_get_subject_name(certificate_.get())) == 1 &&
                 X509_set_pubkey(leaf, leafKey_.get()) == 1;
     X509V3_CTX context;

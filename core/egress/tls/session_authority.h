@@ -2,6 +2,7 @@
 #pragma once
 
 #include "base/error.h"
+#include "egress/host_pattern.h"
 #include "egress/tls/openssl_handles.h"
 
 #include <chrono>
@@ -12,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace moat {
 
@@ -45,7 +47,16 @@ class SessionAuthority {
 public:
     static constexpr std::size_t kDefaultCacheCapacity = 4096;
 
-    static Result<std::shared_ptr<SessionAuthority>> create(std::size_t cacheCapacity = kDefaultCacheCapacity);
+    // permittedHosts: the hosts the session intercepts. When given, the CA
+    // certificate carries a critical name constraint permitting only them
+    // (an exact name and its subdomains, a wildcard's subdomains, an
+    // address): a client that checks constraints (OpenSSL, GnuTLS, NSS, Go)
+    // rejects a leaf for any other name, should the key ever be misused.
+    static Result<std::shared_ptr<SessionAuthority>> create(std::size_t cacheCapacity = kDefaultCacheCapacity,
+                                                            const std::vector<HostPattern>& permittedHosts = {});
+    // The nameConstraints value create() writes for these hosts, in
+    // OpenSSL's configuration syntax ("critical,permitted;DNS:...").
+    static std::string nameConstraintsFor(const std::vector<HostPattern>& permittedHosts);
     ~SessionAuthority();
     SessionAuthority(const SessionAuthority&) = delete;
     SessionAuthority& operator=(const SessionAuthority&) = delete;
