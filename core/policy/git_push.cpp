@@ -219,6 +219,11 @@ Result<ReceivePackParse> parseReceivePackCommands(std::string_view body, bool bo
     return ReceivePackParse{false, {}};
 }
 
+bool isReceivePackProbe(std::string_view body)
+{
+    return body == "0000";
+}
+
 Status checkReceivePackEncoding(std::string_view contentEncoding)
 {
     while (!contentEncoding.empty() && (contentEncoding.front() == ' ' || contentEncoding.front() == '\t')) {

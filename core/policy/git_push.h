@@ -73,6 +73,14 @@ Result<ReceivePackParse> parseReceivePackCommands(std::string_view body, bool bo
 // no client that needs it. The Error says so, for the 403 and the event.
 Status checkReceivePackEncoding(std::string_view contentEncoding);
 
+// Whether a receive-pack body is git's probe: the flush-pkt "0000" alone.
+// git's HTTP transport (remote-curl's probe_rpc) POSTs it before a push
+// larger than http.postBuffer, and streams the real push only if the probe
+// is answered 200. It names no ref, and receive-pack updates nothing for it
+// (no command, no pack read, no hook run), so it needs no rule's consent;
+// refusing it would fail every large push whatever the rules say.
+bool isReceivePackProbe(std::string_view body);
+
 // Why a ref name is one git's receive-pack refuses, or empty when it is
 // acceptable: it must start with "refs/" and pass git's refname rules.
 std::string refNameProblem(std::string_view name);

@@ -89,6 +89,9 @@ asio::awaitable<FilterVerdict> SessionRequestFilter::judgeByRules(RequestView& r
         if (!body) {
             co_return FilterVerdict::refuse("the push cannot be judged: " + body.error().message(), 413);
         }
+        if (isReceivePackProbe(body.value())) {
+            co_return FilterVerdict::forward("git's probe before a large push: it updates no ref");
+        }
         auto commands = parseReceivePackCommands(body.value(), true);
         if (!commands) {
             co_return FilterVerdict::refuse("the push cannot be judged: " + commands.error().message(), 400);
@@ -113,11 +116,11 @@ asio::awaitable<FilterVerdict> SessionRequestFilter::judgeByRules(RequestView& r
         co_return FilterVerdict::refuse("nobody can answer an ask rule in this session, so it is a deny: " +
                                         decision.rule);
     }
+    const std::string what = refs.empty() ? "the request" : "the push";  // before refs are moved away
     const auto answer = co_await askAndWait(*desk_, questionFor(request, decision, std::move(refs)));
     if (answer.allowed) {
         co_return FilterVerdict::forward(decision.rule + " (approved, " + answer.rid + ")");
     }
-    const std::string what = refs.empty() ? "the request" : "the push";
     co_return FilterVerdict::refuse(what + " was not approved (" + answer.decision + ", " + answer.rid + ")" +
                                     (answer.reason.empty() ? std::string() : ": " + answer.reason));
 }

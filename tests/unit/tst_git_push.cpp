@@ -231,6 +231,17 @@ private slots:
         QVERIFY(!moat::checkReceivePackEncoding("deflate").ok());
         QVERIFY(!moat::checkReceivePackEncoding("gzip, identity").ok());
     }
+
+    // git's probe before a large push is the flush-pkt alone; anything more,
+    // or an empty command list followed by bytes, is not.
+    void onlyTheBareFlushIsGitsProbe()
+    {
+        QVERIFY(moat::isReceivePackProbe("0000"));
+        QVERIFY(!moat::isReceivePackProbe(""));
+        QVERIFY(!moat::isReceivePackProbe("0000PACK"));
+        QVERIFY(!moat::isReceivePackProbe("00000000"));
+        QVERIFY(!moat::isReceivePackProbe(pkt(command(kZero, kNew, "refs/heads/main")) + "0000"));
+    }
 };
 
 QTEST_GUILESS_MAIN(GitPushTest)
