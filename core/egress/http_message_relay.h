@@ -3,6 +3,7 @@
 
 #include "egress/asio_coroutines.h"
 #include "egress/chunk_pool.h"
+#include "egress/idle_watchdog.h"
 
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/stream_traits.hpp>
@@ -85,8 +86,9 @@ boost::asio::awaitable<void> writeRefusal(Stream& client, boost::beast::http::st
 // Streams the body of a message whose head was already read into `parser`
 // and written through `serializer`, from one side of the proxy to the other,
 // a buffer at a time: bodies of any size (a git push, a download) pass
-// without being held whole in the supervisor. Each read and each write must
-// make progress within `idle`. Either stream is a beast::tcp_stream or a TLS
+// without being held whole in the supervisor. The transfer must make
+// progress (a read or a write done) at least every `idle`, or both sides'
+// operations are cancelled and the error is beast::error::timeout. Either stream is a beast::tcp_stream or a TLS
 // stream over one (an intercepted connection).
 template <bool isRequest, class FromStream, class ToStream>
 boost::asio::awaitable<boost::system::error_code> relayMessageBody(
@@ -120,6 +122,17 @@ boost::asio::awaitable<boost::system::error_code> relayMessageBody(
         }
     } growth{fromBuffer, chunk.size()};
     boost::system::error_code ec;
+    auto& fromSocket = boost::beast::get_lowest_layer(from);
+    auto& toSocket = boost::beast::get_lowest_layer(to);
+    fromSocket.expires_never();
+    toSocket.expires_never();
+    IdleWatchdog watchdog(fromSocket.get_executor(), idle, [&fromSocket, &toSocket] {
+        fromSocket.cancel();
+        toSocket.cancel();
+    });
+    const auto stalled = [&watchdog](boost::system::error_code error) {
+        return error && watchdog.fired() ? boost::system::error_code(boost::beast::error::timeout) : error;
+    };
     auto& body = parser.get().body();
     for (int reads = 0; !parser.is_done(); ++reads) {
         if (reads == 1) {
@@ -127,38 +140,37 @@ boost::asio::awaitable<boost::system::error_code> relayMessageBody(
         }
         body.data = chunk.data();
         body.size = chunk.size();
-        boost::beast::get_lowest_layer(from).expires_after(idle);
         co_await http::async_read(from, fromBuffer, parser, untilDone(ec));
         if (ec == http::error::need_buffer) {
             ec = {};
         }
         if (ec) {
-            co_return ec;
+            co_return stalled(ec);
         }
+        watchdog.progress();
         body.size = chunk.size() - body.size;
         body.data = chunk.data();
         body.more = !parser.is_done();
-        boost::beast::get_lowest_layer(to).expires_after(idle);
         co_await http::async_write(to, serializer, untilDone(ec));
         if (ec == http::error::need_buffer) {
             ec = {};
         }
         if (ec) {
-            co_return ec;
+            co_return stalled(ec);
         }
+        watchdog.progress();
     }
     if (!serializer.is_done()) {
         // The end of a chunked body: the last chunk and its empty trailer.
         body.data = nullptr;
         body.size = 0;
         body.more = false;
-        boost::beast::get_lowest_layer(to).expires_after(idle);
         co_await http::async_write(to, serializer, untilDone(ec));
         if (ec == http::error::need_buffer) {
             ec = {};
         }
     }
-    co_return ec;
+    co_return stalled(ec);
 }
 
 // Removes the hop-by-hop fields (RFC 9110 7.6.1) of a message the proxy

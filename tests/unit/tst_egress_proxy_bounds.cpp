@@ -74,6 +74,7 @@ private slots:
     void oversizedHeadGets431();
     void slowClientIsCutOffWhileOthersAreServed();
     void upstreamThatNeverAnswersGets504();
+    void aBodyThatStallsIsCutOff();
     void plainRequestIsForwardedInOriginForm();
     void tunnelRelaysBothWaysWithHalfClose();
     void serverNameOfAnotherHostClosesTunnelUnseen();
@@ -171,6 +172,27 @@ void EgressProxyBounds::upstreamThatNeverAnswersGets504()
     QCOMPARE(statusLine(response), QByteArray("HTTP/1.1 504 Gateway Timeout"));
     QVERIFY(response.contains("sent no response within 1 s"));
     QVERIFY(clock.elapsed() < 3000);
+}
+
+// A body that stops coming is cut off bodyIdleTimeout (2 s) after it
+// stopped, not held open for ever.
+void EgressProxyBounds::aBodyThatStallsIsCutOff()
+{
+    Upstream upstream(Upstream::Mode::Record);
+    const std::string authority = "127.0.0.1:" + std::to_string(upstream.port());
+    ProxyRig rig({authority}, shortLimits());
+    const QByteArray head = QByteArray::fromStdString("POST http://" + authority + "/upload HTTP/1.1\r\nHost: " +
+                                                      authority + "\r\nContent-Length: 70\r\n\r\n");
+    auto stalling = connectTo(rig.httpPort());
+    QVERIFY(sendAll(stalling.get(), head));
+    QVERIFY(sendAll(stalling.get(), QByteArray(10, 'x')));
+    QElapsedTimer clock;
+    clock.start();
+    QTRY_VERIFY_WITH_TIMEOUT(upstream.received().startsWith("POST /upload HTTP/1.1"), 3000);
+    bool closed = false;
+    (void)receive(stalling.get(), 5s, {}, &closed);
+    QVERIFY2(closed, "the proxy kept a stalled body's connection open");
+    QVERIFY2(clock.elapsed() >= 1500 && clock.elapsed() < 4000, qPrintable(QString::number(clock.elapsed())));
 }
 
 void EgressProxyBounds::plainRequestIsForwardedInOriginForm()
