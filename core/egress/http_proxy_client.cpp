@@ -490,8 +490,9 @@ asio::awaitable<HttpProxyClient::Next> HttpProxyClient::forward(RequestParser& p
             co_await http::async_write_header(upstream_->stream, requestWriter, untilDone(ec));
             if (!ec && bodyWasRead) {
                 ec = co_await writeReadBody(upstream_->stream, request, requestWriter, filtered->readBody(),
-                                            limits().bodyIdleTimeout);
-            } else if (!ec) {
+                                            limits().bodyIdleTimeout, !parser.is_done());
+            }
+            if (!ec && !parser.is_done()) {
                 ec = co_await relayMessageBody(client_, buffer_, parser, upstream_->stream, requestWriter,
                                                *context_->chunks,
                                                limits().bodyIdleTimeout);

@@ -85,7 +85,15 @@ asio::awaitable<FilterVerdict> SessionRequestFilter::judgeByRules(RequestView& r
         if (auto plain = checkReceivePackEncoding(std::string_view(encoding.data(), encoding.size())); !plain) {
             co_return FilterVerdict::refuse(plain.error().message());
         }
-        auto body = co_await request.body();
+        // Only the start of the body, up to the end of its ref updates, is
+        // read: the pack that follows streams on unread, of any size.
+        auto body = co_await request.bodyStart([](std::string_view start) {
+            auto commands = parseReceivePackCommands(start, false);
+            return !commands || commands->complete;
+        });
+        if (body && isReceivePackProbe(body.value())) {
+            body = co_await request.body();  // the probe is a whole body, or it is no probe
+        }
         if (!body) {
             co_return FilterVerdict::refuse("the push cannot be judged: " + body.error().message(), 413);
         }
@@ -134,8 +142,10 @@ asio::awaitable<FilterVerdict> SessionRequestFilter::swapSecrets(RequestView& re
     const std::vector<HeaderField> original = headers;
     std::string_view body;
     if (bodyRead) {
-        if (auto read = co_await request.body(); read) {
-            body = read.value();  // the same bytes the rules read: a placeholder in them is a leak too
+        // The same bytes the rules read, and no more (a push's start, up to
+        // its ref updates): a placeholder in them is a leak too.
+        if (auto read = co_await request.bodyStart([](std::string_view) { return true; }); read) {
+            body = read.value();
         }
     }
     SwapRequest swap{request.host(), request.port(), true, request.target(), &headers, body};

@@ -45,7 +45,8 @@ public:
         const std::string method(request.method_string().data(), request.method_string().size());
         const std::string path(target);
         const std::string framing = framingOf(request);
-        RequestView view(method, path, host, port, request, !parser_.is_done(), [this] { return body(); });
+        RequestView view(method, path, host, port, request, !parser_.is_done(),
+                         [this](std::function<bool(std::string_view)> stopWhen) { return body(std::move(stopWhen)); });
         FilterVerdict verdict;
         try {
             verdict = co_await filter.onRequest(view);
@@ -69,7 +70,7 @@ public:
         if (read_ && !body_) {
             co_return FilterVerdict::refuse(body_.error().what, failureStatus_);
         }
-        if (read_) {
+        if (read_ && parser_.is_done()) {
             // The bytes the filter saw are the bytes the upstream gets.
             request.erase(http::field::transfer_encoding);
             request.content_length(body_.value().size());
@@ -77,7 +78,11 @@ public:
         co_return verdict;
     }
 
+    // Whether the filter read the body: the relay sends readBody() first,
+    // then, when bodyWasReadWhole() is false, streams the rest from the
+    // parser through the same serializer (the client's framing kept).
     bool bodyWasRead() const { return read_; }
+    bool bodyWasReadWhole() const { return read_ && parser_.is_done(); }
     std::string& readBody() { return body_.value(); }
     // Whether the client was already told "100 Continue".
     bool continued() const { return continued_; }
@@ -110,11 +115,11 @@ private:
         return framing;
     }
 
-    boost::asio::awaitable<Result<std::string_view>> body()
+    boost::asio::awaitable<Result<std::string_view>> body(std::function<bool(std::string_view)> stopWhen)
     {
-        if (!read_) {
-            read_ = true;
-            co_await readWholeBody();
+        read_ = true;
+        if (body_) {
+            co_await readBody(stopWhen);
         }
         if (!body_) {
             co_return body_.error();
@@ -122,16 +127,17 @@ private:
         co_return std::string_view(body_.value());
     }
 
-    boost::asio::awaitable<void> readWholeBody()
+    // Appends to body_ until stopWhen(body_) holds or the body ends.
+    boost::asio::awaitable<void> readBody(const std::function<bool(std::string_view)>& stopWhen)
     {
         namespace http = boost::beast::http;
         if (boost::beast::iequals(parser_.get()[http::field::expect], "100-continue")) {
             co_await sendContinue(limits_.headTimeout);
         }
-        std::string bytes;
+        std::string& bytes = body_.value();
         std::vector<char> chunk(64 * 1024);
         auto& out = parser_.get().body();
-        while (!parser_.is_done()) {
+        while (!parser_.is_done() && !(stopWhen && stopWhen(bytes))) {
             out.data = chunk.data();
             out.size = chunk.size();
             boost::system::error_code ec;
@@ -155,7 +161,6 @@ private:
             }
         }
         boost::beast::get_lowest_layer(client_).expires_never();
-        body_ = std::move(bytes);
     }
 
     Stream& client_;
@@ -169,17 +174,18 @@ private:
     unsigned failureStatus_ = 400;
 };
 
-// Writes a body the filter read, after the head went through `writer`.
+// Writes the body (or the start of it: more) the filter read, after the
+// head went through `writer`.
 template <class Stream>
 boost::asio::awaitable<boost::system::error_code> writeReadBody(
     Stream& to, boost::beast::http::request<boost::beast::http::buffer_body>& request,
     boost::beast::http::serializer<true, boost::beast::http::buffer_body>& writer, std::string& bytes,
-    std::chrono::seconds idle)
+    std::chrono::seconds idle, bool more = false)
 {
     auto& out = request.body();
     out.data = bytes.data();
     out.size = bytes.size();
-    out.more = false;
+    out.more = more;
     boost::system::error_code ec;
     boost::beast::get_lowest_layer(to).expires_after(idle);
     co_await boost::beast::http::async_write(to, writer, untilDone(ec));

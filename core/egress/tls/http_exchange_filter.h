@@ -39,7 +39,10 @@ struct FilterVerdict {
 // destination, never the agent's headers.
 class RequestView {
 public:
-    using BodyReader = std::function<boost::asio::awaitable<Result<std::string_view>>()>;
+    // Reads the body until stopWhen(bytes so far) is true (null: the whole
+    // body); returns the bytes read so far.
+    using BodyReader = std::function<boost::asio::awaitable<Result<std::string_view>>(
+        std::function<bool(std::string_view)> stopWhen)>;
 
     RequestView(std::string_view method, std::string_view target, const std::string& host, std::uint16_t port,
                 boost::beast::http::fields& headers, bool hasBody, BodyReader readBody)
@@ -76,7 +79,18 @@ public:
     // refused (a Forward verdict becomes a 413 or a 400). A filter that
     // never calls body() lets the body stream to the upstream unread, of any
     // size.
-    boost::asio::awaitable<Result<std::string_view>> body() { return readBody_(); }
+    boost::asio::awaitable<Result<std::string_view>> body() { return readBody_(nullptr); }
+
+    // The start of the body: read until enough(bytes so far) says it holds
+    // what the filter needs (a push's list of ref updates), or the body
+    // ends; the same bound applies to the start as to a whole body. The
+    // relay then forwards these bytes and streams the rest of the body
+    // unread, of any size. Later calls to body() or bodyStart() continue
+    // from what was read.
+    boost::asio::awaitable<Result<std::string_view>> bodyStart(std::function<bool(std::string_view)> enough)
+    {
+        return readBody_(std::move(enough));
+    }
 
 private:
     std::string_view method_;

@@ -270,7 +270,7 @@ asio::awaitable<bool> InterceptedRelay::exchange(RequestParser& parser, Filtered
     request.keep_alive(true);
     // A request whose body is not streamed can be sent again, once, when an
     // idle upstream closed between two requests.
-    const bool replayable = filtered.bodyWasRead() || parser.is_done();
+    const bool replayable = filtered.bodyWasReadWhole() || parser.is_done();
     std::optional<ResponseParser> reader;
     for (int attempt = 0;; ++attempt) {
         boost::system::error_code ec;
@@ -297,8 +297,9 @@ asio::awaitable<bool> InterceptedRelay::exchange(RequestParser& parser, Filtered
             co_await http::async_write_header(*upstream_, writer, untilDone(ec));
             if (!ec && filtered.bodyWasRead()) {
                 ec = co_await writeReadBody(*upstream_, request, writer, filtered.readBody(),
-                                            limits().bodyIdleTimeout);
-            } else if (!ec && !parser.is_done()) {
+                                            limits().bodyIdleTimeout, !parser.is_done());
+            }
+            if (!ec && !parser.is_done()) {
                 ec = co_await relayMessageBody(client_, clientBuffer_, parser, *upstream_, writer, *context_->chunks,
                                                limits().bodyIdleTimeout);
             }
