@@ -100,6 +100,15 @@ void HttpAskDesk::ask(Question question, Answer answer)
     // Embedded mode, or no parent attached right now: the terminal, if any.
     const bool asked = terminal_ && terminal_(rid, text, [this, rid](bool allowed) {
         boost::asio::post(io_, [this, rid, allowed] {
+            // The terminal gives up at the same deadline as this desk (a
+            // moment later: it was asked after the timer started). A "no"
+            // from it then is the deadline's, whichever timer fired first.
+            const auto found = pending_.find(rid);
+            if (!allowed && found != pending_.end() &&
+                found->second.timer->expiry() <= boost::asio::steady_timer::clock_type::now()) {
+                finish(rid, "timed_out", {{"policy", "deadline"}}, "no answer in time");
+                return;
+            }
             finish(rid, allowed ? "approved" : "denied", {{"terminal", true}},
                    allowed ? "approved at the terminal" : "denied at the terminal");
         });

@@ -87,7 +87,7 @@ private:
         std::string requested;
         std::string deadline;
         Answer answer;
-        std::unique_ptr<boost::asio::steady_timer> timer;
+        std::unique_ptr<boost::asio::steady_timer> timer;  // expires at the deadline
     };
     nlohmann::json requestMessage(const std::string& rid, const Pending& pending) const;
     // rid by value: callers pass keys of pending_, which finish() erases.

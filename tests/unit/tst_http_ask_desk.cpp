@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include <optional>
+#include <thread>
 
 using moat::HttpAskDesk;
 using nlohmann::json;
@@ -177,6 +178,21 @@ private slots:
         rig.replies.front()(true);  // too late
         rig.runFor(std::chrono::milliseconds(50));
         QCOMPARE((*answer)->decision, std::string("timed_out"));
+        QCOMPARE(rig.records.size(), size_t(2));
+    }
+
+    // The terminal gives up at the same deadline: its "no" arriving before
+    // the desk's own timer ran is still recorded as the deadline's.
+    void theTerminalsOwnDeadlineIsATimeout()
+    {
+        DeskRig rig({.parent = false, .terminal = true, .timeout = std::chrono::seconds(1)});
+        auto answer = rig.ask();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // the io_context does not run meanwhile
+        rig.replies.front()(false);
+        rig.runFor(std::chrono::milliseconds(50));
+        QVERIFY(answer->has_value());
+        QCOMPARE((*answer)->decision, std::string("timed_out"));
+        QVERIFY((*answer)->by["policy"] == "deadline");
         QCOMPARE(rig.records.size(), size_t(2));
     }
 
