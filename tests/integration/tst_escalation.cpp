@@ -98,7 +98,7 @@ void Escalation::initTestCase()
     port_ = LoopbackPort::pickFree(LoopbackPort::Protocol::Tcp);
     QVERIFY(port_ > 0);
     upstream_ = std::make_unique<BackgroundProcess>(
-        QStringList{QStringLiteral("python3"), QStringLiteral("-m"), QStringLiteral("http.server"),
+        QStringList{QStringLiteral("python3"), QStringLiteral("-u"), QStringLiteral("-m"), QStringLiteral("http.server"),
                     QString::number(port_), QStringLiteral("--bind"), QStringLiteral("127.0.0.1")},
         QProcessEnvironment::systemEnvironment(), served_.path());
     QVERIFY(upstream_->waitForOutput("Serving HTTP", 10000));
