@@ -8,6 +8,8 @@
 #include <QRegularExpression>
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+
 #include "policy/escalation_policy.h"
 #include "session_registry.h"
 
@@ -38,6 +40,12 @@ bool isRequestId(const QString& rid)
 }
 
 constexpr int kMaxTimeoutSeconds = 600;
+
+// What a held HTTP request asks, as the key of a grant for its session.
+QString grantKey(const QJsonObject& http)
+{
+    return QString::fromUtf8(QJsonDocument(http).toJson(QJsonDocument::Compact));
+}
 
 }  // namespace
 
@@ -135,6 +143,14 @@ void ApprovalBroker::onHttpRequest(const QString& rid, const QString& session, c
                QStringLiteral("malformed request: ") + QString::fromStdString(approval.error().message()), false);
         return;
     }
+    // A person approved this very request for this session already: moatd
+    // answers in their name, and the record says whose grant it was.
+    const QJsonObject granted = sessionGrants_.value(session).value(grantKey(approval->http));
+    if (!granted.isEmpty()) {
+        decide(rid, session, key("approved"), {{key("scope"), key("session")}, {key("set_by"), granted}},
+               QStringLiteral("approved for this session by %1").arg(granted.value(key("user")).toString()), false);
+        return;
+    }
     auto pending = std::make_shared<Pending>();
     pending->session = session;
     pending->http = true;
@@ -167,6 +183,7 @@ void ApprovalBroker::wait(const QString& rid, std::shared_ptr<Pending> pending, 
 
 void ApprovalBroker::onSessionEnded(const QString& session)
 {
+    sessionGrants_.remove(session);
     for (auto it = pending_.begin(); it != pending_.end();) {
         if (it.value()->session == session) {
             const QString rid = it.key();
@@ -191,17 +208,31 @@ QJsonArray ApprovalBroker::pending() const
 }
 
 Result<QJsonObject> ApprovalBroker::answer(const QString& requestId, bool approve, const Caller& caller,
-                                           const QString& client)
+                                           const QString& client, bool forSession)
 {
     const auto waiting = pending_.value(requestId);
     if (!waiting) {
         return Error{"no pending request has the id '" + requestId.toStdString() +
                      "'; it was answered, timed out or never existed (moat approvals lists the pending ones)"};
     }
-    const QJsonObject by{{key("uid"), static_cast<qint64>(caller.uid)},
-                         {key("user"), caller.user},
-                         {key("client"), client},
-                         {key("time"), now()}};
+    if (forSession && (!approve || !waiting->http)) {
+        // An approved successor request ends its session: there is no later
+        // request from it to approve; a deny needs no scope.
+        return Error{"the scope 'session' applies to approving a request an ask rule holds (an h- id) only; "
+                     "answer this one with the scope 'once'",
+                     EINVAL};
+    }
+    QJsonObject by{{key("uid"), static_cast<qint64>(caller.uid)},
+                   {key("user"), caller.user},
+                   {key("client"), client},
+                   {key("time"), now()}};
+    if (forSession) {
+        by.insert(key("scope"), key("session"));
+        QJsonObject setBy = by;
+        setBy.remove(key("scope"));
+        setBy.insert(key("rid"), requestId);
+        sessionGrants_[waiting->session].insert(grantKey(waiting->shown.value(key("http")).toObject()), setBy);
+    }
     // An HTTP request is forwarded or refused by its supervisor: nothing starts.
     const bool successor = approve && !waiting->http && sessions_.hasClient(waiting->session);
     if (successor) {

@@ -51,7 +51,15 @@ public:
     QJsonArray pending() const;
     // AnswerApproval: the decision as sent and recorded, or an error whose
     // `what` is for the caller (no such request).
-    Result<QJsonObject> answer(const QString& requestId, bool approve, const Caller& caller, const QString& client);
+    //
+    // forSession (AnswerApprovalScoped, scope "session"; HTTP requests and
+    // approvals only, else an Error with errnum EINVAL): the same held
+    // request (method, host, port, path, rule, refs) from the same session
+    // is approved from now on without asking, until the session ends; each
+    // such decision is recorded with {"scope":"session","set_by":{the
+    // answer's uid, user, client, time and rid}}.
+    Result<QJsonObject> answer(const QString& requestId, bool approve, const Caller& caller, const QString& client,
+                               bool forSession = false);
 
 signals:
     void approvalRequested(const QString& requestId, const QString& requestJson);
@@ -67,6 +75,8 @@ private:
     SessionRegistry& sessions_;
     std::string configDir_;
     QHash<QString, std::shared_ptr<Pending>> pending_;
+    // session -> (what an HTTP request asks, compact JSON -> who granted it for the session)
+    QHash<QString, QHash<QString, QJsonObject>> sessionGrants_;
 };
 
 }  // namespace moat::helper

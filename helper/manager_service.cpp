@@ -2,6 +2,7 @@
 #include "manager_service.h"
 #include "json_key.h"
 
+#include <cerrno>
 #include <fcntl.h>
 
 #include <QDBusConnection>
@@ -222,6 +223,12 @@ QString ManagerService::ListApprovals()
 
 QString ManagerService::AnswerApproval(const QString& request_id, bool approve, const QString& client)
 {
+    return AnswerApprovalScoped(request_id, approve, key("once"), client);
+}
+
+QString ManagerService::AnswerApprovalScoped(const QString& request_id, bool approve, const QString& scope,
+                                             const QString& client)
+{
     const auto caller = checkCaller(*this);
     if (!caller) {
         return {};
@@ -232,9 +239,14 @@ QString ManagerService::AnswerApproval(const QString& request_id, bool approve, 
                        QStringLiteral("client must be cli, gui or terminal (it goes into the record)"));
         return {};
     }
-    auto decided = approvals_->answer(request_id, approve, *caller, client);
+    if (scope != QLatin1String("once") && scope != QLatin1String("session")) {
+        sendErrorReply(kErrorInvalidArgument, QStringLiteral("scope must be once or session"));
+        return {};
+    }
+    auto decided = approvals_->answer(request_id, approve, *caller, client, scope == QLatin1String("session"));
     if (!decided) {
-        sendErrorReply(kErrorNoSuchRequest, QString::fromStdString(decided.error().what));
+        sendErrorReply(decided.error().errnum == EINVAL ? kErrorInvalidArgument : kErrorNoSuchRequest,
+                       QString::fromStdString(decided.error().what));
         return {};
     }
     return QString::fromUtf8(QJsonDocument(decided.value()).toJson(QJsonDocument::Compact));

@@ -182,6 +182,11 @@ void MoatdConnection::answerApproval(const QString& requestId, bool approve, Rep
     watch(proxy_->AnswerApproval(requestId, approve, clientName()), std::move(reply), true);
 }
 
+void MoatdConnection::answerApprovalScoped(const QString& requestId, bool approve, const QString& scope, Reply reply)
+{
+    watch(proxy_->AnswerApprovalScoped(requestId, approve, scope, clientName()), std::move(reply), true);
+}
+
 void MoatdConnection::setSecret(const QString& name, const QString& value, const QStringList& hosts,
                                 const QStringList& headers, Reply reply)
 {

@@ -65,6 +65,8 @@ public:
     MoatdAnswer readTimelineNow(const QString& id, quint64 afterSeq, uint maxEvents, int timeoutMs = 10000);
     void listApprovals(Reply reply);
     void answerApproval(const QString& requestId, bool approve, Reply reply);
+    // scope: "once" or "session" (AnswerApprovalScoped).
+    void answerApprovalScoped(const QString& requestId, bool approve, const QString& scope, Reply reply);
     void setSecret(const QString& name, const QString& value, const QStringList& hosts, const QStringList& headers,
                    Reply reply);
     void listSecrets(Reply reply);

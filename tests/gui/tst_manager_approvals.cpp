@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: Apache-2.0
+// The approval prompt against a real moatd (D-Bus activation on a private
+// bus, gnome-keyring, real moat and sandboxes): an agent's `moat request
+// --allow-host` inside a sandbox appears in moat-manager's ApprovalPrompt
+// (through ApprovalQueue and MoatdConnection, as the application wires
+// them), and a click on Approve lets `moat request` exit 0 (its successor
+// runs), a click on Deny makes it exit 3, and a prompt nobody answers
+// denies it when its countdown ends (exit 3). moatd's record of each names
+// the answer's uid and the client "gui". A POST an `ask` rule holds,
+// approved "for this session", lets the same POST from the session through
+// later without asking (AnswerApprovalScoped), recorded with whose grant it
+// was; another path is still held.
+//
+// moatd answers only callers of its own uid, and the prompt runs inside
+// this test process: a row runs where the account's uid is this process's
+// (root as root; the invoking user when the suite runs as an ordinary user).
+//
+// The desktop's notification server is played by a recorder on the private
+// bus (org.freedesktop.Notifications): the tray's notifications are checked
+// for what they carry (never the agent's reason) and that they are closed
+// when moatd decides.
+
+#include "approval_prompt.h"
+#include "approval_queue.h"
+#include "approval_tray.h"
+#include "moatd_connection.h"
+
+#include "integrationfixture.h"
+#include "moatdbus.h"
+#include "recordingupstream.h"
+
+#include <QDBusConnection>
+#include <QDBusError>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QTest>
+
+#include <memory>
+
+#include <unistd.h>
+
+using moat::gui::ApprovalPrompt;
+using moat::gui::ApprovalQueue;
+using moat::gui::ApprovalTray;
+using moat::gui::MoatdAnswer;
+using moat::gui::MoatdConnection;
+
+namespace {
+
+QList<QJsonObject> decisionsOf(AccountRunner* runner, const MoatdBus& bus, const QString& id, QString* raw)
+{
+    RunOptions options;
+    options.environment = bus.environment();
+    const ProcessResult logs = runner->moat({QStringLiteral("logs"), id, QStringLiteral("--json")}, options);
+    *raw = logs.describe();
+    QList<QJsonObject> decisions;
+    for (const QByteArray& line : logs.out.split('\n')) {
+        const QJsonObject event = QJsonDocument::fromJson(line).object();
+        if (event.value(QLatin1String("type")).toString() == QLatin1String("approval.decision")) {
+            decisions.append(event.value(QLatin1String("data")).toObject());
+        }
+    }
+    return decisions;
+}
+
+}  // namespace
+
+// org.freedesktop.Notifications as a desktop's server offers it, recording
+// what it is asked to show.
+class NotificationRecorder : public QObject
+{
+    Q_OBJECT
+    Q_CLASSINFO("D-Bus Interface", "org.freedesktop.Notifications")
+
+public:
+    struct Shown {
+        QString summary;
+        QString body;
+        QStringList actions;
+        bool closed = false;
+    };
+    QList<Shown> shown;
+
+public slots:
+    uint Notify(const QString& app, uint replaces, const QString& icon, const QString& summary, const QString& body,
+                const QStringList& actions, const QVariantMap& hints, int timeout)
+    {
+        Q_UNUSED(app);
+        Q_UNUSED(replaces);
+        Q_UNUSED(icon);
+        Q_UNUSED(hints);
+        Q_UNUSED(timeout);
+        shown.append({summary, body, actions, false});
+        return static_cast<uint>(shown.size());
+    }
+    void CloseNotification(uint id)
+    {
+        if (id >= 1 && id <= static_cast<uint>(shown.size())) {
+            shown[static_cast<int>(id) - 1].closed = true;
+        }
+    }
+};
+
+namespace {
+
+// A private bus with moatd and a notification server, and the prompt and
+// tray as moat-manager wires them.
+struct GuiOnBus {
+    explicit GuiOnBus(AccountRunner* runner) : bus(runner) {}
+    bool start(QString* error)
+    {
+        if (!bus.start(error)) {
+            return false;
+        }
+        server = QDBusConnection::connectToBus(bus.address(), QStringLiteral("notification-server"));
+        if (!server.registerObject(QStringLiteral("/org/freedesktop/Notifications"), &notifications,
+                                   QDBusConnection::ExportAllSlots) ||
+            !server.registerService(QStringLiteral("org.freedesktop.Notifications"))) {
+            *error = QStringLiteral("cannot offer org.freedesktop.Notifications: ") + server.lastError().message();
+            return false;
+        }
+        connection = std::make_unique<MoatdConnection>(MoatdConnection::busAt(bus.address()));
+        queue = std::make_unique<ApprovalQueue>(connection.get());
+        prompt = std::make_unique<ApprovalPrompt>(queue.get());
+        tray = std::make_unique<ApprovalTray>(queue.get(), MoatdConnection::busAt(bus.address()));
+        return true;
+    }
+    ~GuiOnBus()
+    {
+        tray.reset();
+        prompt.reset();
+        queue.reset();
+        connection.reset();
+        server.unregisterObject(QStringLiteral("/org/freedesktop/Notifications"));
+        QDBusConnection::disconnectFromBus(QStringLiteral("notification-server"));
+    }
+    GuiOnBus(const GuiOnBus&) = delete;
+    GuiOnBus& operator=(const GuiOnBus&) = delete;
+
+    MoatdBus bus;
+    std::unique_ptr<MoatdConnection> connection;
+    std::unique_ptr<ApprovalQueue> queue;
+    std::unique_ptr<ApprovalPrompt> prompt;
+    std::unique_ptr<ApprovalTray> tray;
+    NotificationRecorder notifications;
+    QDBusConnection server{QStringLiteral("none")};
+};
+
+// Why this row cannot run here, or empty.
+QString cannotRun(AccountRunner* runner)
+{
+    if (const QString missing = MoatdBus::missingPieces(); !missing.isEmpty()) {
+        return missing;
+    }
+    if (runner->account().uid() != ::getuid()) {
+        return QStringLiteral("moatd answers only its own uid and this prompt runs in the test process (root): "
+                              "the row runs when the suite runs as that ordinary user (./scripts/dev test as a user)");
+    }
+    return {};
+}
+
+}  // namespace
+
+class ManagerApprovals : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanupTestCase();
+
+    void anAgentsRequestIsAnsweredInThePrompt_data();
+    void anAgentsRequestIsAnsweredInThePrompt();
+    void anApprovalForTheSessionLetsTheSameRequestThroughLater_data();
+    void anApprovalForTheSessionLetsTheSameRequestThroughLater();
+
+private:
+    IntegrationFixture fixture_;
+};
+
+void ManagerApprovals::initTestCase()
+{
+    QString error;
+    QVERIFY2(fixture_.setUp(&error), qPrintable(error));
+}
+
+void ManagerApprovals::init()
+{
+    fixture_.renewWorkspaces();
+}
+
+void ManagerApprovals::cleanupTestCase()
+{
+    fixture_.tearDown();
+}
+
+void ManagerApprovals::anAgentsRequestIsAnsweredInThePrompt_data()
+{
+    IntegrationFixture::addAccountColumn();
+    QTest::addColumn<QString>("answer");
+    for (const char* account : {"root", "user"}) {
+        for (const char* answer : {"approve", "deny", "countdown"}) {
+            QTest::newRow(qPrintable(QStringLiteral("%1:%2").arg(QLatin1String(account), QLatin1String(answer))))
+                << QString::fromLatin1(account) << QString::fromLatin1(answer);
+        }
+    }
+}
+
+void ManagerApprovals::anAgentsRequestIsAnsweredInThePrompt()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    QFETCH(QString, answer);
+    if (const QString why = cannotRun(runner); !why.isEmpty()) {
+        QSKIP(qPrintable(why));
+    }
+    // Written by the account itself, as a person would.
+    const ProcessResult policy = runner->hostShell(
+        QStringLiteral("printf 'timeout = \"90s\"\\n[allow_host]\\ndefault = \"ask\"\\n' > '%1/policy.toml'")
+            .arg(runner->configDir()));
+    QVERIFY2(policy.succeeded(), qPrintable(policy.describe()));
+    // The reason carries markup and a terminal escape: the prompt shows them as text.
+    const QString agent = QStringLiteral("%1 request --allow-host 127.0.0.1:9 --reason \"$(printf 'need <b>it</b>\\033[2J')\" "
+                                         "-- sh -c 'echo successor-ran-$((40+2))'; echo \"REQUEST_STATUS=$?\"")
+                              .arg(runner->install().moat());
+
+    GuiOnBus gui(runner);
+    QString error;
+    QVERIFY2(gui.start(&error), qPrintable(error));
+    MoatdBus& bus = gui.bus;
+    ApprovalQueue& queue = *gui.queue;
+    ApprovalPrompt& prompt = *gui.prompt;
+    prompt.setCountdownSeconds(answer == QLatin1String("countdown") ? 2 : 120);
+
+    const QString name = QStringLiteral("gui-%1").arg(answer);
+    auto session = bus.startSession({QStringLiteral("--name"), name, QStringLiteral("--ro"), runner->install().dir()},
+                                    agent);
+    // The request reaches the prompt through moatd's ApprovalRequested.
+    QTRY_VERIFY2_WITH_TIMEOUT(prompt.isVisible(), session->output().constData(), 30000);
+    const QString first = bus.session(name).value(QLatin1String("id")).toString();
+    QVERIFY(!first.isEmpty());
+    QCOMPARE(queue.entries().size(), 1);
+    QCOMPARE(queue.entries().at(0).session, first);
+    const QString what = prompt.findChild<QLabel*>(QStringLiteral("what"))->text();
+    QVERIFY2(what == QLatin1String("--allow-host 127.0.0.1:9"), qPrintable(what));
+    const QString reason = prompt.findChild<QLabel*>(QStringLiteral("reason"))->text();
+    QVERIFY2(reason == QStringLiteral("“need <b>it</b>\\x1b[2J”"), qPrintable(reason));
+
+    // A desktop notification says that something waits, without the agent's words.
+    QTRY_COMPARE_WITH_TIMEOUT(gui.notifications.shown.size(), 1, 5000);
+    const NotificationRecorder::Shown notice = gui.notifications.shown.first();
+    QCOMPARE(notice.summary, QStringLiteral("An agent asks for approval"));
+    QVERIFY2(notice.body.contains(QLatin1String("asks for --allow-host 127.0.0.1:9")), qPrintable(notice.body));
+    QVERIFY2(!notice.body.contains(QLatin1String("need")) && !notice.body.contains(QLatin1Char('<')),
+             qPrintable(notice.body));
+    QVERIFY2(gui.tray->toolTip().contains(QLatin1String("1 approval")), qPrintable(gui.tray->toolTip()));
+
+    if (answer == QLatin1String("approve")) {
+        // "This session" is not for a `moat request` (its approval ends the
+        // session), nor is a scope moatd does not know: moatd refuses both,
+        // and the request still waits.
+        const QString rid = queue.entries().at(0).requestIds.first();
+        for (const QString& scope : {QStringLiteral("session"), QStringLiteral("forever")}) {
+            auto refused = std::make_shared<MoatdAnswer>();
+            gui.connection->answerApprovalScoped(rid, true, scope, [refused](const MoatdAnswer& got) { *refused = got; });
+            QTRY_VERIFY_WITH_TIMEOUT(!refused->errorName.isEmpty() || refused->ok, 10000);
+            QCOMPARE(refused->errorName, QStringLiteral("org.moat.Error.InvalidArgument"));
+        }
+        QCOMPARE(queue.entries().size(), 1);
+    }
+    if (answer != QLatin1String("countdown")) {
+        QTRY_VERIFY_WITH_TIMEOUT(prompt.isArmed(), ApprovalPrompt::kArmMs + 1000);
+        QTest::mouseClick(prompt.findChild<QPushButton*>(answer), Qt::LeftButton);
+    }
+    QTRY_VERIFY2_WITH_TIMEOUT(session->output().contains("EXIT="), session->output().constData(), 60000);
+    const QByteArray output = session->output();
+    // Decided: off the queue, the window gone.
+    QTRY_VERIFY_WITH_TIMEOUT(queue.entries().isEmpty(), 5000);
+    QVERIFY(!prompt.isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(gui.notifications.shown.first().closed, 5000);
+    QVERIFY2(gui.tray->toolTip().contains(QLatin1String("no approval")), qPrintable(gui.tray->toolTip()));
+
+    const bool approved = answer == QLatin1String("approve");
+    QVERIFY2(output.contains(approved ? "REQUEST_STATUS=0" : "REQUEST_STATUS=3"), output.constData());
+    // (The command itself is in moat's notice on the terminal; only a run prints 42.)
+    QCOMPARE(output.contains("successor-ran-42"), approved);
+
+    QString raw;
+    const QList<QJsonObject> decisions = decisionsOf(runner, bus, first, &raw);
+    QVERIFY2(decisions.size() == 1, qPrintable(raw));
+    const QJsonObject decided = decisions.first();
+    QCOMPARE(decided.value(QLatin1String("decision")).toString(),
+             approved ? QStringLiteral("approved") : QStringLiteral("denied"));
+    const QJsonObject by = decided.value(QLatin1String("by")).toObject();
+    QCOMPARE(by.value(QLatin1String("client")).toString(), QStringLiteral("gui"));
+    QCOMPARE(by.value(QLatin1String("uid")).toInteger(), static_cast<qint64>(runner->account().uid()));
+    QCOMPARE(by.value(QLatin1String("user")).toString(), runner->account().name());
+}
+
+void ManagerApprovals::anApprovalForTheSessionLetsTheSameRequestThroughLater_data()
+{
+    IntegrationFixture::addAccountColumn();
+    IntegrationFixture::addAccountRows();
+}
+
+void ManagerApprovals::anApprovalForTheSessionLetsTheSameRequestThroughLater()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    if (const QString why = cannotRun(runner); !why.isEmpty()) {
+        QSKIP(qPrintable(why));
+    }
+    UpstreamPki pki(runner);
+    QVERIFY(pki.ok);
+    RecordingUpstream upstream(runner, pki);
+    const QString a = upstream.authority();
+    const QString post = QStringLiteral("curl -sS --noproxy '' --proxy http://127.0.0.1:3128 -X POST -d x "
+                                        "-o /dev/null -w '%1=%{http_code}\\n' ");
+    const QString script = post.arg(QStringLiteral("FIRST")) + upstream.url(QStringLiteral("/deploy")) + QStringLiteral("; ") +
+                           post.arg(QStringLiteral("SECOND")) + upstream.url(QStringLiteral("/deploy")) + QStringLiteral("; ") +
+                           post.arg(QStringLiteral("OTHER")) + upstream.url(QStringLiteral("/other"));
+
+    GuiOnBus gui(runner);
+    QString error;
+    QVERIFY2(gui.start(&error), qPrintable(error));
+    MoatdBus& bus = gui.bus;
+    ApprovalQueue& queue = *gui.queue;
+    ApprovalPrompt& prompt = *gui.prompt;
+    prompt.setCountdownSeconds(120);
+
+    const QString name = QStringLiteral("gui-session-scope");
+    auto session = bus.startSession({QStringLiteral("--name"), name, QStringLiteral("--allow-host"), a,
+                                     QStringLiteral("--upstream-ca"), pki.ca, QStringLiteral("--rule"),
+                                     QStringLiteral("POST %1 /* ask").arg(a)},
+                                    script);
+    QTRY_VERIFY2_WITH_TIMEOUT(prompt.isVisible(), session->output().constData(), 30000);
+    QCOMPARE(queue.entries().at(0).kind, QStringLiteral("http"));
+    QVERIFY2(prompt.findChild<QLabel*>(QStringLiteral("what"))->text().endsWith(QLatin1String(" /deploy")),
+             qPrintable(prompt.findChild<QLabel*>(QStringLiteral("what"))->text()));
+    auto* forSession = prompt.findChild<QRadioButton*>(QStringLiteral("scopeSession"));
+    QVERIFY(forSession->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(prompt.isArmed(), ApprovalPrompt::kArmMs + 1000);
+    QTest::mouseClick(forSession, Qt::LeftButton, {}, QPoint(4, forSession->height() / 2));  // on its circle
+    QVERIFY(forSession->isChecked());
+    QTest::mouseClick(prompt.findChild<QPushButton*>(QStringLiteral("approve")), Qt::LeftButton);
+
+    // The second POST /deploy is not asked about; POST /other is.
+    QTRY_VERIFY2_WITH_TIMEOUT(session->output().contains("SECOND="), session->output().constData(), 30000);
+    QTRY_VERIFY2_WITH_TIMEOUT(prompt.isVisible(), session->output().constData(), 30000);
+    QVERIFY2(prompt.findChild<QLabel*>(QStringLiteral("what"))->text().endsWith(QLatin1String(" /other")),
+             qPrintable(prompt.findChild<QLabel*>(QStringLiteral("what"))->text()));
+    QTRY_VERIFY_WITH_TIMEOUT(prompt.isArmed(), ApprovalPrompt::kArmMs + 1000);
+    QTest::mouseClick(prompt.findChild<QPushButton*>(QStringLiteral("deny")), Qt::LeftButton);
+    QTRY_VERIFY2_WITH_TIMEOUT(session->output().contains("EXIT="), session->output().constData(), 60000);
+    const QByteArray output = session->output();
+    QVERIFY2(output.contains("FIRST=200") && output.contains("SECOND=200") && output.contains("OTHER=403"),
+             output.constData());
+
+    const QString id = bus.session(name).value(QLatin1String("id")).toString();
+    QString raw;
+    const QList<QJsonObject> decisions = decisionsOf(runner, bus, id, &raw);
+    QVERIFY2(decisions.size() == 3, qPrintable(raw));
+    const QJsonObject granted = decisions.at(0).value(QLatin1String("by")).toObject();
+    QCOMPARE(decisions.at(0).value(QLatin1String("decision")).toString(), QStringLiteral("approved"));
+    QCOMPARE(granted.value(QLatin1String("client")).toString(), QStringLiteral("gui"));
+    QCOMPARE(granted.value(QLatin1String("scope")).toString(), QStringLiteral("session"));
+    QCOMPARE(granted.value(QLatin1String("uid")).toInteger(), static_cast<qint64>(runner->account().uid()));
+    // The second: moatd's, in the name of the first answer.
+    QCOMPARE(decisions.at(1).value(QLatin1String("decision")).toString(), QStringLiteral("approved"));
+    const QJsonObject later = decisions.at(1).value(QLatin1String("by")).toObject();
+    QCOMPARE(later.value(QLatin1String("scope")).toString(), QStringLiteral("session"));
+    const QJsonObject setBy = later.value(QLatin1String("set_by")).toObject();
+    QCOMPARE(setBy.value(QLatin1String("client")).toString(), QStringLiteral("gui"));
+    QCOMPARE(setBy.value(QLatin1String("user")).toString(), runner->account().name());
+    QCOMPARE(setBy.value(QLatin1String("rid")).toString(), decisions.at(0).value(QLatin1String("rid")).toString());
+    QCOMPARE(decisions.at(2).value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+    int posts = 0;
+    for (const QJsonObject& request : upstream.requests()) {
+        posts += request.value(QStringLiteral("method")).toString() == QStringLiteral("POST");
+    }
+    QCOMPARE(posts, 2);
+}
+
+QTEST_MAIN(ManagerApprovals)
+#include "tst_manager_approvals.moc"
