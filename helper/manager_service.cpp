@@ -27,7 +27,6 @@ namespace {
 // ReadTimeline's answer stays well under the bus's message limit.
 constexpr uint kMaxTimelineEvents = 10000;
 constexpr qsizetype kMaxTimelineBytes = 16 << 20;
-constexpr qint64 kMaxEventLine = 1 << 20;
 
 QString compact(const QJsonArray& array)
 {
@@ -191,26 +190,11 @@ QString ManagerService::ReadTimeline(const QString& id, qulonglong after_seq, ui
     if (session.isEmpty()) {
         return {};
     }
-    QFile events(sessions_->records().directory(session) + QStringLiteral("/events.jsonl"));
-    if (!events.open(QIODevice::ReadOnly)) {
-        return {};  // nothing recorded yet
-    }
     const uint limit = max_events == 0 ? kMaxTimelineEvents : std::min(max_events, kMaxTimelineEvents);
-    QByteArray lines;
-    uint count = 0;
-    while (count < limit && lines.size() < kMaxTimelineBytes && !events.atEnd()) {
-        const QByteArray line = events.readLine(kMaxEventLine);
-        if (!line.endsWith('\n')) {
-            break;  // a line being written, or cut off: not an event yet
-        }
-        const auto scanned = EventLine::scan(std::string_view(line.constData(), static_cast<size_t>(line.size() - 1)));
-        if (!scanned || !scanned->seq || *scanned->seq <= after_seq) {
-            continue;
-        }
-        lines += line;
-        ++count;
-    }
-    return QString::fromUtf8(lines);
+    // Seeks near after_seq (TimelineIndex) instead of reading from line 1.
+    const TimelineIndex::Page page = timelineIndex_.read(
+        sessions_->records().directory(session) + QStringLiteral("/events.jsonl"), after_seq, limit, kMaxTimelineBytes);
+    return QString::fromUtf8(page.lines);  // empty when nothing is recorded yet
 }
 
 QString ManagerService::ListApprovals()

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "base/moat_paths.h"
+#include "timeline_index.h"
 
 namespace moat::keychain {
 class RecordKeyStore;
@@ -66,6 +67,7 @@ private:
     std::unique_ptr<SessionRegistry> sessions_;
     std::unique_ptr<ApprovalBroker> approvals_;
     std::unique_ptr<SecretVault> secrets_;
+    TimelineIndex timelineIndex_;  // ReadTimeline's seq -> offset marks
 };
 
 }  // namespace moat::helper
