@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "run_choices.h"
+
+#include <QWidget>
+
+class QLabel;
+class QToolButton;
+
+namespace moat::gui {
+
+// Beside a toggle: where its value came from (moat's default, the profile,
+// you) and a button that puts it back to what it would be without you.
+class OriginBadge : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit OriginBadge(const QString& what, QWidget* parent = nullptr);
+    void setOrigin(ValueOrigin origin);
+    ValueOrigin origin() const { return origin_; }
+    static QString originText(ValueOrigin origin);
+
+signals:
+    void resetRequested();
+
+private:
+    QLabel* label_;
+    QToolButton* reset_;
+    ValueOrigin origin_ = ValueOrigin::Default;
+};
+
+}  // namespace moat::gui
