@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "main_window.h"
 
+#include "approval_prompt.h"
+#include "approval_queue.h"
+#include "approval_tray.h"
 #include "moatd_connection.h"
 #include "new_sandbox_dialog.h"
+#include "output_pane.h"
 #include "pty_process.h"
+#include "session_view.h"
 #include "session_launcher.h"
 #include "session_list_model.h"
 #include "sessions_page.h"
@@ -11,7 +16,6 @@
 #include <QCloseEvent>
 #include <QLabel>
 #include <QMessageBox>
-#include <QPlainTextEdit>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabBar>
@@ -49,7 +53,7 @@ MainWindow::MainWindow(MoatdConnection* moatd, QWidget* parent) : QMainWindow(pa
         statusBar()->showMessage(message, 10000);
     });
     connect(tabs_, &QTabWidget::tabCloseRequested, this, [this](int index) {
-        if (index > 0 && tabs_->widget(index)->property("sessionId").isValid()) {
+        if (index >= fixedPages_) {
             QWidget* page = tabs_->widget(index);
             tabs_->removeTab(index);
             page->deleteLater();
@@ -59,10 +63,25 @@ MainWindow::MainWindow(MoatdConnection* moatd, QWidget* parent) : QMainWindow(pa
         statusBar()->showMessage(tr("%1 ended with status %2.").arg(name).arg(status), 10000);
         sessions_->refresh();
     });
+    approvals_ = new ApprovalQueue(moatd_, this);
+    prompt_ = new ApprovalPrompt(approvals_);
+    prompt_->setObjectName(QStringLiteral("approvalPrompt"));
+    tray_ = new ApprovalTray(approvals_, moatd_->bus(), this);
+    connect(tray_, &ApprovalTray::showPromptRequested, prompt_, &ApprovalPrompt::present);
     restoreWindowState();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    delete prompt_;
+}
+
+void MainWindow::addPage(QWidget* page, const QString& title)
+{
+    tabs_->insertTab(fixedPages_, page, title);
+    tabs_->tabBar()->setTabButton(fixedPages_, QTabBar::RightSide, nullptr);
+    ++fixedPages_;
+}
 
 void MainWindow::showLink(bool linked, const QString& message)
 {
@@ -93,24 +112,43 @@ void MainWindow::showNewSandboxDialog()
 
 void MainWindow::openSession(const QString& sessionId)
 {
-    for (int index = 1; index < tabs_->count(); ++index) {
-        if (tabs_->widget(index)->property("sessionId").toString() == sessionId) {
+    for (int index = fixedPages_; index < tabs_->count(); ++index) {
+        if (auto* view = qobject_cast<SessionView*>(tabs_->widget(index)); view && view->sessionId() == sessionId) {
             tabs_->setCurrentIndex(index);
             return;
         }
     }
     const SessionRow* row = sessions_->rowFor(sessionId);
     const QString name = row != nullptr ? row->name : sessionId;
-    auto* output = new QPlainTextEdit(this);
-    output->setReadOnly(true);
-    output->setProperty("sessionId", sessionId);
-    output->setPlainText(QString::fromUtf8(launcher_->outputSoFar(name)));
+    auto* view = new SessionView(moatd_, sessionId, this);
+    OutputPane* output = view->outputPane();
+    // Only a session started here has its terminal here; for the others the
+    // output tab says so and the timeline is the record.
+    PtyProcess* terminal = launcher_->terminalFor(name);
+    output->setInputEnabled(terminal != nullptr && terminal->isRunning());
+    if (terminal == nullptr) {
+        output->appendOutput(tr("[This session was not started from this window: its terminal is where it was "
+                                "started. Its timeline is in the next tab.]\r\n")
+                                 .toUtf8());
+    } else {
+        output->appendOutput(launcher_->outputSoFar(name));
+    }
     connect(launcher_, &SessionLauncher::output, output, [output, name](const QString& from, const QByteArray& bytes) {
         if (from == name) {
-            output->insertPlainText(QString::fromUtf8(bytes));
+            output->appendOutput(bytes);
         }
     });
-    tabs_->setCurrentIndex(tabs_->addTab(output, name));
+    connect(launcher_, &SessionLauncher::finished, output, [output, name](const QString& from) {
+        if (from == name) {
+            output->setInputEnabled(false);
+        }
+    });
+    connect(output, &OutputPane::inputEntered, this, [this, name](const QByteArray& bytes) {
+        if (PtyProcess* running = launcher_->terminalFor(name); running != nullptr) {
+            running->write(bytes);
+        }
+    });
+    tabs_->setCurrentIndex(tabs_->addTab(view, name));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -8,6 +8,9 @@ class QTabWidget;
 
 namespace moat::gui {
 
+class ApprovalPrompt;
+class ApprovalQueue;
+class ApprovalTray;
 class MoatdConnection;
 class NewSandboxDialog;
 class SessionLauncher;
@@ -28,11 +31,15 @@ public:
     SessionListModel* sessions() const { return sessions_; }
     SessionLauncher* launcher() const { return launcher_; }
     QTabWidget* tabs() const { return tabs_; }
+    ApprovalQueue* approvals() const { return approvals_; }
+    ApprovalPrompt* approvalPrompt() const { return prompt_; }
     // The New sandbox dialog now open, or nullptr.
     NewSandboxDialog* newSandboxDialog() const { return dialog_; }
 
     void showNewSandboxDialog();
     void openSession(const QString& sessionId);
+    // Adds a fixed page (Secrets, Policy, Report card) after Sessions.
+    void addPage(QWidget* page, const QString& title);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -48,6 +55,10 @@ private:
     QTabWidget* tabs_ = nullptr;
     QLabel* link_ = nullptr;
     NewSandboxDialog* dialog_ = nullptr;
+    ApprovalQueue* approvals_ = nullptr;
+    ApprovalPrompt* prompt_ = nullptr;
+    ApprovalTray* tray_ = nullptr;
+    int fixedPages_ = 1;
 };
 
 }  // namespace moat::gui

@@ -48,6 +48,7 @@ public:
     // The session bus of DBUS_SESSION_BUS_ADDRESS, or the bus at `address`.
     static QDBusConnection busAt(const QString& address);
 
+    QDBusConnection bus() const { return bus_; }
     bool isLinked() const { return linked_; }
     QString linkMessage() const { return linkMessage_; }
 

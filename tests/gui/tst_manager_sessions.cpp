@@ -8,8 +8,10 @@
 #include "main_window.h"
 #include "moatd_connection.h"
 #include "new_sandbox_dialog.h"
+#include "output_pane.h"
 #include "session_launcher.h"
 #include "session_list_model.h"
+#include "session_view.h"
 #include "sessions_page.h"
 
 #include "integrationfixture.h"
@@ -120,7 +122,7 @@ void ManagerSessions::aSandboxStartedFromTheDialogShowsInSessions()
     dialog->findChild<QLineEdit*>(QStringLiteral("workspace"))->setText(runner->workspace());
     dialog->findChild<QLineEdit*>(QStringLiteral("name"))->setText(QStringLiteral("from-the-dialog"));
     dialog->findChild<QLineEdit*>(QStringLiteral("command"))
-        ->setText(QStringLiteral("sh -c 'echo hello-from-the-sandbox; id -u; sleep 60'"));
+        ->setText(QStringLiteral("sh -c 'echo hello-from-the-sandbox; id -u; read typed; echo \"got:$typed\"; sleep 60'"));
     dialog->findChild<QCheckBox*>(QStringLiteral("sudo"))->setChecked(true);
     dialog->findChild<QLineEdit*>(QStringLiteral("newHost"))->setText(QStringLiteral("example.org"));
     QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("addHost")), Qt::LeftButton);
@@ -155,6 +157,15 @@ void ManagerSessions::aSandboxStartedFromTheDialogShowsInSessions()
     QTRY_VERIFY_WITH_TIMEOUT(window.launcher()->outputSoFar(row.name).contains("hello-from-the-sandbox"), 20000);
     QTRY_VERIFY_WITH_TIMEOUT(window.launcher()->outputSoFar(row.name).contains("\n0\r"), 10000);
     QCOMPARE(window.tabs()->tabText(window.tabs()->currentIndex()), row.name);
+    auto* view = qobject_cast<SessionView*>(window.tabs()->currentWidget());
+    QVERIFY(view != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(view->outputPane()->plainText().contains(QLatin1String("hello-from-the-sandbox")), 10000);
+    // A line typed into the Output tab reaches the command on its terminal.
+    QVERIFY(view->outputPane()->inputLine()->isEnabled());
+    QTest::keyClicks(view->outputPane()->inputLine(), QStringLiteral("typed-in-the-window"));
+    QTest::keyClick(view->outputPane()->inputLine(), Qt::Key_Return);
+    QTRY_VERIFY_WITH_TIMEOUT(view->outputPane()->plainText().contains(QLatin1String("got:typed-in-the-window")),
+                             10000);
 
     QSignalSpy ended(window.launcher(), &SessionLauncher::finished);
     moatd.stopSession(row.id, [](const MoatdAnswer&) {});
