@@ -16,6 +16,7 @@
 #include "caller_check.h"
 #include "dbus_errors.h"
 #include "policy/duration.h"
+#include "policy/policy_document.h"
 #include "record_key_store.h"
 #include "secret_vault.h"
 #include "session_registry.h"
@@ -27,6 +28,8 @@ namespace {
 // ReadTimeline's answer stays well under the bus's message limit.
 constexpr uint kMaxTimelineEvents = 10000;
 constexpr qsizetype kMaxTimelineBytes = 16 << 20;
+// SetPolicy's argument.
+constexpr qsizetype kMaxPolicyJson = 64 * 1024;
 
 QString compact(const QJsonArray& array)
 {
@@ -284,6 +287,49 @@ void ManagerService::RemoveSecret(const QString& name)
                 failure == SecretVault::Failure::InvalidArgument ? kErrorInvalidArgument : kErrorKeychain, why));
         }
     });
+}
+
+QString ManagerService::GetPolicy()
+{
+    if (!checkCaller(*this)) {
+        return {};
+    }
+    return QString::fromStdString(policy_document::describe(paths_.configDir).dump());
+}
+
+void ManagerService::SetPolicy(const QString& policy_json)
+{
+    const auto caller = checkCaller(*this);
+    if (!caller) {
+        return;
+    }
+    // A person's policy is a few lines; a bound keeps the log line and the
+    // parse small whatever the caller sends.
+    if (policy_json.size() > kMaxPolicyJson) {
+        sendErrorReply(kErrorInvalidArgument,
+                       QStringLiteral("the policy is over %1 characters; a policy.toml is a few lines")
+                           .arg(kMaxPolicyJson));
+        return;
+    }
+    // Checked whole before the file is touched: a change the escalation
+    // parser would refuse never replaces a policy that works.
+    const auto change = nlohmann::json::parse(policy_json.toStdString(), nullptr, false);
+    auto text = change.is_discarded()
+                    ? Result<std::string>(Error{"the policy is not JSON: send an object of settings, e.g. "
+                                                "{\"sudo\":\"deny\"}"})
+                    : policy_document::tomlFromChange(change);
+    if (!text) {
+        sendErrorReply(kErrorInvalidArgument, QString::fromStdString(text.error().message()));
+        return;
+    }
+    if (auto written = policy_document::writeAtomically(paths_.configDir, text.value()); !written) {
+        sendErrorReply(kErrorSetupFailed, QString::fromStdString(written.error().message()));
+        return;
+    }
+    // The next request is judged by the new file (ApprovalBroker reads it
+    // for each one); who changed it goes to moatd's log.
+    qInfo("moatd: policy.toml replaced by uid %u (%s, %s): %s", static_cast<unsigned>(caller->uid),
+          qPrintable(caller->user), qPrintable(caller->client), change.dump().c_str());
 }
 
 }  // namespace moat::helper

@@ -49,6 +49,11 @@ public slots:
     void SetSecret(const QString& name, const QString& value, const QStringList& hosts, const QStringList& headers);
     QString ListSecrets();
     void RemoveSecret(const QString& name);
+    // The user's policy.toml (policy/policy_document.h): shown with each
+    // setting's origin, and replaced whole after the escalation parser
+    // accepts the change.
+    QString GetPolicy();
+    void SetPolicy(const QString& policy_json);
 
 signals:
     void SessionStarted(const QString& session_id, const QString& session_json);

@@ -203,4 +203,14 @@ void MoatdConnection::removeSecret(const QString& name, Reply reply)
     watch(proxy_->RemoveSecret(name), std::move(reply), false);
 }
 
+void MoatdConnection::getPolicy(Reply reply)
+{
+    watch(proxy_->GetPolicy(), std::move(reply), true);
+}
+
+void MoatdConnection::setPolicy(const QString& policyJson, Reply reply)
+{
+    watch(proxy_->SetPolicy(policyJson), std::move(reply), false);
+}
+
 }  // namespace moat::gui

@@ -72,6 +72,10 @@ public:
                    Reply reply);
     void listSecrets(Reply reply);
     void removeSecret(const QString& name, Reply reply);
+    // The escalation policy (policy.toml): GetPolicy's JSON, and a change
+    // as SetPolicy takes it (helper/org.moat.Manager1.xml).
+    void getPolicy(Reply reply);
+    void setPolicy(const QString& policyJson, Reply reply);
 
     // The name moatd records as the answering program.
     static QString clientName() { return QStringLiteral("gui"); }
