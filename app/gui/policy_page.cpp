@@ -2,6 +2,8 @@
 #include "policy_page.h"
 
 #include <QComboBox>
+#include <QShowEvent>
+#include <algorithm>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QJsonArray>
@@ -200,7 +202,11 @@ QString PolicyPage::brokenText() const
 void PolicyPage::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    reload();
+    // Coming back to the page keeps what you changed and did not save yet.
+    const bool unsaved = std::any_of(settings_.begin(), settings_.end(), [](const Setting& s) { return !s.saved; });
+    if (!unsaved) {
+        reload();
+    }
 }
 
 void PolicyPage::reload()

@@ -38,7 +38,8 @@ public:
 
     explicit PolicyPage(MoatdConnection* moatd, QWidget* parent = nullptr);
 
-    // Reads the policy from moatd again, dropping unsaved changes.
+    // Reads the policy from moatd again, dropping unsaved changes (also
+    // when the page is shown with none).
     void reload();
     // Sends the settings marked as yours to moatd (what Save does).
     void save();

@@ -292,6 +292,11 @@ void ManagerSecretsPolicy::policyFromThePage()
     QCOMPARE(sudo->currentData().toString(), QStringLiteral("deny"));
     QCOMPARE(page.originText(QStringLiteral("sudo")), PolicyPage::tr("%1 (not saved)").arg(PolicyPage::tr("your policy")));
     QTest::keyClicks(page.textField(QStringLiteral("auto_hosts")), QStringLiteral("*.pypi.org, registry.npmjs.org"));
+    // Leaving the page and coming back keeps what is not saved yet.
+    page.hide();
+    page.show();
+    QVERIFY(!answered.wait(500));
+    QCOMPARE(sudo->currentData().toString(), QStringLiteral("deny"));
     QTest::mouseClick(page.saveButton(), Qt::LeftButton);
     QVERIFY(answered.wait(kAnswerMs));
     QVERIFY2(answered.takeFirst().at(0).toBool(), qPrintable(page.message()));
