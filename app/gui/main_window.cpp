@@ -7,7 +7,10 @@
 #include "moatd_connection.h"
 #include "new_sandbox_dialog.h"
 #include "output_pane.h"
+#include "policy_page.h"
 #include "pty_process.h"
+#include "report_card_page.h"
+#include "secrets_page.h"
 #include "session_view.h"
 #include "session_launcher.h"
 #include "session_list_model.h"
@@ -63,6 +66,14 @@ MainWindow::MainWindow(MoatdConnection* moatd, QWidget* parent) : QMainWindow(pa
         statusBar()->showMessage(tr("%1 ended with status %2.").arg(name).arg(status), 10000);
         sessions_->refresh();
     });
+    auto page = [this](QWidget* widget, const char* screenshotName, const QString& title) {
+        widget->setProperty("screenshotName", QString::fromLatin1(screenshotName));
+        addPage(widget, title);
+    };
+    page(new SecretsPage(moatd_, this), "secrets", tr("S&ecrets"));
+    page(new PolicyPage(moatd_, this), "policy", tr("&Policy"));
+    page(new ReportCardPage(this), "report-card", tr("&Report card"));
+
     approvals_ = new ApprovalQueue(moatd_, this);
     prompt_ = new ApprovalPrompt(approvals_);
     prompt_->setObjectName(QStringLiteral("approvalPrompt"));

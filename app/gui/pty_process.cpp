@@ -24,6 +24,8 @@ PtyProcess::PtyProcess(QObject* parent) : QObject(parent)
 
 PtyProcess::~PtyProcess()
 {
+    // Nobody hears of an end that comes from our own destruction.
+    process_.disconnect(this);
     if (process_.state() != QProcess::NotRunning) {
         process_.terminate();
         if (!process_.waitForFinished(3000)) {

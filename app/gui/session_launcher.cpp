@@ -24,7 +24,10 @@ SessionLauncher::SessionLauncher(QObject* parent) : QObject(parent), moatProgram
 SessionLauncher::~SessionLauncher()
 {
     for (const Run& run : std::as_const(runs_)) {
-        delete run.terminal.data();
+        if (run.terminal) {
+            run.terminal->disconnect(this);
+            delete run.terminal.data();
+        }
     }
 }
 
