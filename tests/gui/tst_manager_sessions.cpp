@@ -20,6 +20,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDBusConnection>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -41,12 +42,18 @@ private slots:
     void aSandboxStartedFromTheDialogShowsInSessions();
     void renewMovesTheCountdownAndStopEndsIt();
     void aVanishedMoatdIsReportedAndFoundAgain();
+    void theSameAsAnOrdinaryAccount();
 
 private:
     // Points this process at the runner's bus and directories, as a desktop
     // session's environment would.
     void useEnvironmentOf(AccountRunner* runner, const MoatdBus& bus);
     QDBusConnection connectTo(const MoatdBus& bus);
+    // The runner of this process's own account: the window is driven here.
+    AccountRunner* ownRunner() const
+    {
+        return IntegrationFixture::runningAsRoot() ? fixture_.root() : fixture_.user();
+    }
     static const SessionRow* findByName(const SessionListModel& model, const QString& name);
 
     IntegrationFixture fixture_;
@@ -95,9 +102,9 @@ const SessionRow* ManagerSessions::findByName(const SessionListModel& model, con
 #define MOAT_ROOT_BUS(runner, bus)                                                 \
     if (const QString missing = MoatdBus::missingPieces(); !missing.isEmpty())   \
         QSKIP(qPrintable(missing));                                                \
-    AccountRunner* runner = fixture_.root();                                       \
+    AccountRunner* runner = ownRunner();                                           \
     if (runner == nullptr)                                                         \
-        QSKIP("the window is driven in this process, which must be root to own a test bus"); \
+        QSKIP("this process's own account has no runner here");                   \
     MoatdBus bus(runner);                                                          \
     {                                                                              \
         QString busError;                                                          \
@@ -240,6 +247,37 @@ void ManagerSessions::aVanishedMoatdIsReportedAndFoundAgain()
     QVERIFY(bus.moatdPid() > 0);
     QCOMPARE(moatd.linkMessage(), QStringLiteral("Reconnected to moatd."));
     QCOMPARE(window.findChild<QLabel*>(QStringLiteral("moatdLink"))->text(), QStringLiteral("moatd: connected"));
+}
+
+// As root, the functions above run again in a copy of this program run as
+// the ordinary test account, which drives its own window against its own
+// moatd (the window must live in the process of the account it serves).
+void ManagerSessions::theSameAsAnOrdinaryAccount()
+{
+    if (!IntegrationFixture::runningAsRoot()) {
+        QSKIP("this process is the ordinary account's run already");
+    }
+    QString skipReason;
+    AccountRunner* user = fixture_.runner(QStringLiteral("user"), &skipReason);
+    if (user == nullptr) {
+        QSKIP(qPrintable(skipReason));
+    }
+    QString error;
+    const QString dir = user->newDirectory(QStringLiteral("gui"), &error);
+    QVERIFY2(!dir.isEmpty(), qPrintable(error));
+    const QString copy = dir + QStringLiteral("/tst_manager_sessions");
+    QVERIFY(QFile::copy(QCoreApplication::applicationFilePath(), copy));
+    QVERIFY(QFile::setPermissions(copy, QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup |
+                                            QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther));
+    RunOptions options;
+    options.timeoutMs = 240000;
+    options.environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    const ProcessResult run = user->host({copy, QStringLiteral("aSandboxStartedFromTheDialogShowsInSessions"),
+                                          QStringLiteral("renewMovesTheCountdownAndStopEndsIt"),
+                                          QStringLiteral("aVanishedMoatdIsReportedAndFoundAgain")},
+                                         options);
+    QVERIFY2(run.exitCode == 0 && run.stdOut().contains(QLatin1String("Totals: 5 passed, 0 failed, 0 skipped")),
+             qPrintable(run.describe()));
 }
 
 QTEST_MAIN(ManagerSessions)
