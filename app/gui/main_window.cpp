@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "main_window.h"
 
+#include "app_icon.h"
 #include "approval_prompt.h"
 #include "approval_queue.h"
 #include "approval_tray.h"
@@ -29,6 +30,7 @@ namespace moat::gui {
 MainWindow::MainWindow(MoatdConnection* moatd, QWidget* parent) : QMainWindow(parent), moatd_(moatd)
 {
     setWindowTitle(tr("moat"));
+    setWindowIcon(appIcon());
     setObjectName(QStringLiteral("mainWindow"));
     sessions_ = new SessionListModel(moatd_, this);
     launcher_ = new SessionLauncher(this);

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a desktop user expects of moat-manager's windows: every control a
+// keyboard can reach has a name a screen reader says; the keyboard reaches
+// every control; the window comes back at the size the user left it; the
+// icon is drawn sharp at a high-DPI scale. Without moatd (the windows must
+// work, and say so, when it is not there).
+
+#include "app_icon.h"
+#include "main_window.h"
+#include "moatd_connection.h"
+#include "new_sandbox_dialog.h"
+
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QAbstractSpinBox>
+#include <QAccessible>
+#include <QApplication>
+#include <QComboBox>
+#include <QDBusConnection>
+#include <QHeaderView>
+#include <QImage>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace moat::gui;
+
+namespace {
+
+// The controls a person operates (not the parts of a composite control,
+// which its own name covers).
+bool isControl(QWidget* widget)
+{
+    QWidget* parent = widget->parentWidget();
+    if (parent != nullptr && (qobject_cast<QComboBox*>(parent) || qobject_cast<QAbstractSpinBox*>(parent) ||
+                              qobject_cast<QAbstractItemView*>(parent) || qobject_cast<QLineEdit*>(parent) ||
+                              parent->inherits("QComboBoxPrivateContainer"))) {
+        return false;
+    }
+    if (qobject_cast<QHeaderView*>(widget)) {
+        return false;
+    }
+    return qobject_cast<QAbstractButton*>(widget) || qobject_cast<QLineEdit*>(widget) ||
+           qobject_cast<QComboBox*>(widget) || qobject_cast<QAbstractItemView*>(widget) ||
+           qobject_cast<QAbstractSpinBox*>(widget) || qobject_cast<QPlainTextEdit*>(widget);
+}
+
+QStringList unnamedControls(QWidget* window)
+{
+    QStringList unnamed;
+    for (QWidget* widget : window->findChildren<QWidget*>()) {
+        if (!isControl(widget)) {
+            continue;
+        }
+        QAccessibleInterface* accessible = QAccessible::queryAccessibleInterface(widget);
+        const QString name = accessible != nullptr ? accessible->text(QAccessible::Name) : QString();
+        if (name.trimmed().isEmpty()) {
+            unnamed << QStringLiteral("%1 %2 (in %3)")
+                           .arg(QString::fromLatin1(widget->metaObject()->className()), widget->objectName(),
+                                QString::fromLatin1(widget->parentWidget()->metaObject()->className()));
+        }
+        if (widget->focusPolicy() == Qt::NoFocus && !qobject_cast<QAbstractButton*>(widget)) {
+            unnamed << QStringLiteral("%1 %2 cannot take the keyboard focus")
+                           .arg(QString::fromLatin1(widget->metaObject()->className()), widget->objectName());
+        }
+    }
+    return unnamed;
+}
+
+}  // namespace
+
+class ManagerAccessibility : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void everyControlHasANameAScreenReaderSays();
+    void theWindowComesBackAtItsSize();
+    void theIconIsSharpAtHighDpi();
+
+private:
+    QTemporaryDir config_;
+    std::unique_ptr<MoatdConnection> moatd_;
+};
+
+void ManagerAccessibility::initTestCase()
+{
+    QVERIFY(config_.isValid());
+    qputenv("XDG_CONFIG_HOME", config_.path().toUtf8());
+    qputenv("MOAT_CONFIG_DIR", config_.filePath(QStringLiteral("moat")).toUtf8());
+    QApplication::setOrganizationName(QStringLiteral("moat"));
+    QApplication::setApplicationName(QStringLiteral("moat-manager-test"));
+    moatd_ = std::make_unique<MoatdConnection>(
+        QDBusConnection::connectToBus(QStringLiteral("unix:path=/nonexistent/bus"), QStringLiteral("nobus")));
+}
+
+void ManagerAccessibility::everyControlHasANameAScreenReaderSays()
+{
+    MainWindow window(moatd_.get());
+    QStringList problems;
+    for (int page = 0; page < window.tabs()->count(); ++page) {
+        problems << unnamedControls(window.tabs()->widget(page));
+    }
+    window.showNewSandboxDialog();
+    problems << unnamedControls(window.newSandboxDialog());
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void ManagerAccessibility::theWindowComesBackAtItsSize()
+{
+    {
+        MainWindow window(moatd_.get());
+        window.show();
+        window.resize(777, 555);
+        QVERIFY(window.close());
+    }
+    MainWindow again(moatd_.get());
+    QCOMPARE(again.size(), QSize(777, 555));
+}
+
+void ManagerAccessibility::theIconIsSharpAtHighDpi()
+{
+    const QIcon icon = appIcon();
+    for (const qreal ratio : {1.0, 2.0, 3.0}) {
+        const QPixmap pixmap = icon.pixmap(QSize(32, 32), ratio);
+        QCOMPARE(pixmap.size(), QSize(32, 32) * ratio);
+        const QImage image = pixmap.toImage();
+        // Drawn at its own resolution: opaque in the middle, clear in the corner.
+        QVERIFY(qAlpha(image.pixel(image.width() / 2, image.height() / 2)) == 255);
+        QVERIFY(qAlpha(image.pixel(0, 0)) == 0);
+    }
+}
+
+QTEST_MAIN(ManagerAccessibility)
+#include "tst_manager_accessibility.moc"
