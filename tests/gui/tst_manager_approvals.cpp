@@ -27,6 +27,7 @@
 
 #include "integrationfixture.h"
 #include "moatdbus.h"
+#include "rerun_as_ordinary_account.h"
 #include "recordingupstream.h"
 
 #include <QDBusConnection>
@@ -158,7 +159,7 @@ QString cannotRun(AccountRunner* runner)
     }
     if (runner->account().uid() != ::getuid()) {
         return QStringLiteral("moatd answers only its own uid and this prompt runs in the test process (root): "
-                              "the row runs when the suite runs as that ordinary user (./scripts/dev test as a user)");
+                              "theUserRowsAsAnOrdinaryAccount runs this row in a copy of this program as that user");
     }
     return {};
 }
@@ -178,6 +179,7 @@ private slots:
     void anAgentsRequestIsAnsweredInThePrompt();
     void anApprovalForTheSessionLetsTheSameRequestThroughLater_data();
     void anApprovalForTheSessionLetsTheSameRequestThroughLater();
+    void theUserRowsAsAnOrdinaryAccount();
 
 private:
     IntegrationFixture fixture_;
@@ -382,6 +384,22 @@ void ManagerApprovals::anApprovalForTheSessionLetsTheSameRequestThroughLater()
         posts += request.value(QStringLiteral("method")).toString() == QStringLiteral("POST");
     }
     QCOMPARE(posts, 2);
+}
+
+// Run as root, the "user" rows above skip (the prompt lives in this
+// process); a copy of this program runs them as the ordinary test account.
+void ManagerApprovals::theUserRowsAsAnOrdinaryAccount()
+{
+    QString skip;
+    const QString failed = rerunAsOrdinaryAccount(
+        fixture_,
+        {QStringLiteral("anAgentsRequestIsAnsweredInThePrompt"),
+         QStringLiteral("anApprovalForTheSessionLetsTheSameRequestThroughLater")},
+        &skip);
+    if (!skip.isEmpty()) {
+        QSKIP(qPrintable(skip));
+    }
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
 }
 
 QTEST_MAIN(ManagerApprovals)

@@ -16,6 +16,7 @@
 
 #include "integrationfixture.h"
 #include "moatdbus.h"
+#include "rerun_as_ordinary_account.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -254,30 +255,16 @@ void ManagerSessions::aVanishedMoatdIsReportedAndFoundAgain()
 // moatd (the window must live in the process of the account it serves).
 void ManagerSessions::theSameAsAnOrdinaryAccount()
 {
-    if (!IntegrationFixture::runningAsRoot()) {
-        QSKIP("this process is the ordinary account's run already");
+    QString skip;
+    const QString failed = rerunAsOrdinaryAccount(
+        fixture_,
+        {QStringLiteral("aSandboxStartedFromTheDialogShowsInSessions"),
+         QStringLiteral("renewMovesTheCountdownAndStopEndsIt"), QStringLiteral("aVanishedMoatdIsReportedAndFoundAgain")},
+        &skip);
+    if (!skip.isEmpty()) {
+        QSKIP(qPrintable(skip));
     }
-    QString skipReason;
-    AccountRunner* user = fixture_.runner(QStringLiteral("user"), &skipReason);
-    if (user == nullptr) {
-        QSKIP(qPrintable(skipReason));
-    }
-    QString error;
-    const QString dir = user->newDirectory(QStringLiteral("gui"), &error);
-    QVERIFY2(!dir.isEmpty(), qPrintable(error));
-    const QString copy = dir + QStringLiteral("/tst_manager_sessions");
-    QVERIFY(QFile::copy(QCoreApplication::applicationFilePath(), copy));
-    QVERIFY(QFile::setPermissions(copy, QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup |
-                                            QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther));
-    RunOptions options;
-    options.timeoutMs = 240000;
-    options.environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    const ProcessResult run = user->host({copy, QStringLiteral("aSandboxStartedFromTheDialogShowsInSessions"),
-                                          QStringLiteral("renewMovesTheCountdownAndStopEndsIt"),
-                                          QStringLiteral("aVanishedMoatdIsReportedAndFoundAgain")},
-                                         options);
-    QVERIFY2(run.exitCode == 0 && run.stdOut().contains(QLatin1String("Totals: 5 passed, 0 failed, 0 skipped")),
-             qPrintable(run.describe()));
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
 }
 
 QTEST_MAIN(ManagerSessions)

@@ -22,6 +22,7 @@
 #include "integrationfixture.h"
 #include "moatdbus.h"
 #include "recordingupstream.h"
+#include "rerun_as_ordinary_account.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -48,7 +49,7 @@ QString cannotRun(AccountRunner* runner)
     }
     if (runner->account().uid() != ::getuid()) {
         return QStringLiteral("moatd answers only its own uid and this view runs in the test process (root): "
-                              "the row runs when the suite runs as that ordinary user (./scripts/dev test as a user)");
+                              "theUserRowAsAnOrdinaryAccount runs this row in a copy of this program as that user");
     }
     return {};
 }
@@ -85,6 +86,7 @@ private slots:
 
     void aRunningSessionsTimelineAndNetwork_data();
     void aRunningSessionsTimelineAndNetwork();
+    void theUserRowAsAnOrdinaryAccount();
 
 private:
     IntegrationFixture fixture_;
@@ -232,6 +234,19 @@ void ManagerTimeline::aRunningSessionsTimelineAndNetwork()
     QFile written(profiles.filePath(QStringLiteral("mine.toml")));
     QVERIFY(written.open(QIODevice::ReadOnly));
     QCOMPARE(QString::fromUtf8(written.readAll()), text);
+}
+
+// Run as root, the "user" row above skips (the window lives in this
+// process); a copy of this program runs it as the ordinary test account.
+void ManagerTimeline::theUserRowAsAnOrdinaryAccount()
+{
+    QString skip;
+    const QString failed =
+        rerunAsOrdinaryAccount(fixture_, {QStringLiteral("aRunningSessionsTimelineAndNetwork")}, &skip);
+    if (!skip.isEmpty()) {
+        QSKIP(qPrintable(skip));
+    }
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
 }
 
 QTEST_MAIN(ManagerTimeline)
