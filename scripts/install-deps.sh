@@ -13,7 +13,7 @@ packages=(
   # tests: real tools the suite drives, and the peers the benchmark compares with
   python3 python3-pip curl git util-linux procps iproute2 sudo busybox-static strace
   clang-14 libclang-rt-14-dev
-  dbus dbus-x11 gnome-keyring xvfb xauth
+  dbus dbus-x11 gnome-keyring xvfb xauth fonts-dejavu-core
   bubblewrap hyperfine uidmap nginx-light
 )
 
