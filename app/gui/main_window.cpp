@@ -111,7 +111,6 @@ void MainWindow::showNewSandboxDialog()
     }
     dialog_ = new NewSandboxDialog(moatd_, this);
     dialog_->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog_, &QObject::destroyed, this, [this]() { dialog_ = nullptr; });
     connect(dialog_, &NewSandboxDialog::startRequested, this, [this](const RunChoices& choices) {
         QString error;
         if (!launcher_->start(choices, &error)) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
 
 class QLabel;
 class QTabWidget;
@@ -34,7 +35,7 @@ public:
     ApprovalQueue* approvals() const { return approvals_; }
     ApprovalPrompt* approvalPrompt() const { return prompt_; }
     // The New sandbox dialog now open, or nullptr.
-    NewSandboxDialog* newSandboxDialog() const { return dialog_; }
+    NewSandboxDialog* newSandboxDialog() const { return dialog_.data(); }
 
     void showNewSandboxDialog();
     void openSession(const QString& sessionId);
@@ -54,7 +55,8 @@ private:
     SessionsPage* sessionsPage_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QLabel* link_ = nullptr;
-    NewSandboxDialog* dialog_ = nullptr;
+    // Cleared by Qt when the dialog closes (it deletes itself) or dies with us.
+    QPointer<NewSandboxDialog> dialog_;
     ApprovalQueue* approvals_ = nullptr;
     ApprovalPrompt* prompt_ = nullptr;
     ApprovalTray* tray_ = nullptr;
