@@ -103,6 +103,11 @@ void MainWindow::showLink(bool linked, const QString& message)
     statusBar()->showMessage(message, linked ? 5000 : 0);
 }
 
+NewSandboxDialog* MainWindow::newSandboxDialog() const
+{
+    return dialog_.data();
+}
+
 void MainWindow::showNewSandboxDialog()
 {
     if (dialog_ != nullptr) {

@@ -35,7 +35,7 @@ public:
     ApprovalQueue* approvals() const { return approvals_; }
     ApprovalPrompt* approvalPrompt() const { return prompt_; }
     // The New sandbox dialog now open, or nullptr.
-    NewSandboxDialog* newSandboxDialog() const { return dialog_.data(); }
+    NewSandboxDialog* newSandboxDialog() const;
 
     void showNewSandboxDialog();
     void openSession(const QString& sessionId);
