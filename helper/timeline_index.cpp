@@ -64,8 +64,16 @@ TimelineIndex::Page TimelineIndex::read(const QString& path, quint64 afterSeq, u
         return page;
     }
     qint64 offset = start;
+    // One buffer for the page: readLine(maxSize) would allocate maxSize
+    // bytes for every line, which costs a page of 10,000 lines a mmap and
+    // munmap each where the allocator hands big blocks to the kernel.
+    QByteArray buffer(kMaxEventLine + 1, Qt::Uninitialized);
     while (page.count < maxEvents && page.lines.size() < maxBytes && !events.atEnd()) {
-        const QByteArray line = events.readLine(kMaxEventLine);
+        const qint64 got = events.readLine(buffer.data(), buffer.size());
+        if (got <= 0) {
+            break;
+        }
+        const QByteArrayView line(buffer.constData(), got);
         if (!line.endsWith('\n')) {
             break;  // a line being written, or cut off: not an event yet
         }
