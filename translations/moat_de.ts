@@ -323,6 +323,21 @@
     </message>
 </context>
 <context>
+    <name>moat::gui::EventSummary</name>
+    <message>
+        <source>%1 (request %2)</source>
+        <translation>%1 (Anfrage %2)</translation>
+    </message>
+    <message>
+        <source>%1 by %2 (request %3)</source>
+        <translation>%1 durch %2 (Anfrage %3)</translation>
+    </message>
+    <message>
+        <source>%1, exit status %2</source>
+        <translation>%1, Exit-Status %2</translation>
+    </message>
+</context>
+<context>
     <name>moat::gui::MainWindow</name>
     <message>
         <source>moat</source>
@@ -361,12 +376,6 @@
         <translation>%1 wird gestartet…</translation>
     </message>
     <message>
-        <source>[This session was not started from this window: its terminal is where it was started. Its timeline is in the next tab.]<byte value="xd"/>
-</source>
-        <translation>[Diese Sitzung wurde nicht aus diesem Fenster gestartet: Das Terminal der Sitzung ist dort, wo sie gestartet wurde. Die Zeitleiste der Sitzung steht im nächsten Tab.]<byte value="xd"/>
-</translation>
-    </message>
-    <message>
         <source>Quit moat-manager</source>
         <translation>moat-manager beenden</translation>
     </message>
@@ -388,6 +397,10 @@
     <message>
         <source>&amp;Report card</source>
         <translation>Sicherheits&amp;bewertung</translation>
+    </message>
+    <message>
+        <source>[This session was not started from this window: its terminal is where it was started. Its timeline is in the next tab.]</source>
+        <translation>[Diese Sitzung wurde nicht aus diesem Fenster gestartet: Das Terminal der Sitzung ist dort, wo sie gestartet wurde. Die Zeitleiste der Sitzung steht im nächsten Tab.]</translation>
     </message>
 </context>
 <context>
@@ -551,10 +564,6 @@
         <translation>open: das Netzwerk des Hosts, ohne Kontrolle des ausgehenden Datenverkehrs</translation>
     </message>
     <message>
-        <source>the network mode</source>
-        <translation>Netzwerkmodus</translation>
-    </message>
-    <message>
         <source>&amp;Network:</source>
         <translation>&amp;Netzwerk:</translation>
     </message>
@@ -603,10 +612,6 @@
         <translation>Lebensdauer</translation>
     </message>
     <message>
-        <source>the time to live</source>
-        <translation>Lebensdauer</translation>
-    </message>
-    <message>
         <source>&amp;Time to live:</source>
         <translation>&amp;Lebensdauer:</translation>
     </message>
@@ -621,14 +626,6 @@
     <message>
         <source>The equivalent moat run command</source>
         <translation>Der entsprechende Befehl moat run</translation>
-    </message>
-    <message>
-        <source>&amp;Copy command</source>
-        <translation>Befehl &amp;kopieren</translation>
-    </message>
-    <message>
-        <source>&amp;Start</source>
-        <translation>&amp;Starten</translation>
     </message>
     <message>
         <source>Equivalent command:</source>
@@ -661,24 +658,24 @@
         <source>Root file system folder</source>
         <translation>Ordner mit Root-Dateisystem</translation>
     </message>
+    <message>
+        <source>C&amp;opy command</source>
+        <translation>Befehl &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>Sta&amp;rt</source>
+        <translation>&amp;Starten</translation>
+    </message>
+    <message>
+        <source>Bound by the profile</source>
+        <translation>Vom Profil eingebunden</translation>
+    </message>
 </context>
 <context>
     <name>moat::gui::OriginBadge</name>
     <message>
-        <source>Where %1 comes from</source>
-        <translation>Herkunft des Werts „%1“</translation>
-    </message>
-    <message>
         <source>Reset</source>
         <translation>Zurücksetzen</translation>
-    </message>
-    <message>
-        <source>Reset %1</source>
-        <translation>%1 zurücksetzen</translation>
-    </message>
-    <message>
-        <source>Put %1 back to the profile&apos;s value or moat&apos;s default</source>
-        <translation>%1 auf den Wert des Profils oder den Standardwert von moat zurücksetzen</translation>
     </message>
     <message>
         <source>default</source>
@@ -691,6 +688,90 @@
     <message>
         <source>set by you</source>
         <translation>von Ihnen gesetzt</translation>
+    </message>
+    <message>
+        <source>Where the network hosts come from</source>
+        <translation>Herkunft der Netzwerk-Hosts</translation>
+    </message>
+    <message>
+        <source>Reset the network hosts</source>
+        <translation>Netzwerk-Hosts zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Remove the hosts you added; the profile&apos;s hosts stay</source>
+        <translation>Die von Ihnen hinzugefügten Hosts entfernen; die Hosts des Profils bleiben</translation>
+    </message>
+    <message>
+        <source>Where the network mode comes from</source>
+        <translation>Herkunft des Netzwerkmodus</translation>
+    </message>
+    <message>
+        <source>Reset the network mode</source>
+        <translation>Netzwerkmodus zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Put the network mode back to the profile&apos;s value or moat&apos;s default</source>
+        <translation>Netzwerkmodus auf den Wert des Profils oder den Standardwert von moat zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Where sudo comes from</source>
+        <translation>Herkunft von sudo</translation>
+    </message>
+    <message>
+        <source>Reset sudo</source>
+        <translation>sudo zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Turn sudo off again, moat&apos;s default</source>
+        <translation>sudo wieder ausschalten (Standard von moat)</translation>
+    </message>
+    <message>
+        <source>Where docker comes from</source>
+        <translation>Herkunft von docker</translation>
+    </message>
+    <message>
+        <source>Reset docker</source>
+        <translation>docker zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Turn docker off again, moat&apos;s default</source>
+        <translation>docker wieder ausschalten (Standard von moat)</translation>
+    </message>
+    <message>
+        <source>Where yolo comes from</source>
+        <translation>Herkunft von yolo</translation>
+    </message>
+    <message>
+        <source>Reset yolo</source>
+        <translation>yolo zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Turn yolo off again, moat&apos;s default</source>
+        <translation>yolo wieder ausschalten (Standard von moat)</translation>
+    </message>
+    <message>
+        <source>Where the secrets come from</source>
+        <translation>Herkunft der Geheimnisse</translation>
+    </message>
+    <message>
+        <source>Reset the secrets</source>
+        <translation>Geheimnisse zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Unbind the secrets you chose; the profile&apos;s stay</source>
+        <translation>Die von Ihnen gewählten Geheimnisse lösen; die des Profils bleiben</translation>
+    </message>
+    <message>
+        <source>Where the time to live comes from</source>
+        <translation>Herkunft der Lebensdauer</translation>
+    </message>
+    <message>
+        <source>Reset the time to live</source>
+        <translation>Lebensdauer zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Put the time to live back to the profile&apos;s value or moat&apos;s default</source>
+        <translation>Lebensdauer auf den Wert des Profils oder den Standardwert von moat zurücksetzen</translation>
     </message>
 </context>
 <context>
@@ -755,10 +836,6 @@
         <translation>Ein Host, der in den Listen unten nicht genannt ist (moat request --allow-host)</translation>
     </message>
     <message>
-        <source>&amp;Root in the sandbox</source>
-        <translation>Roo&amp;t in der Sandbox</translation>
-    </message>
-    <message>
         <source>Root inside the sandbox&apos;s own user namespace (moat request --sudo)</source>
         <translation>Root im eigenen User-Namespace der Sandbox (moat request --sudo)</translation>
     </message>
@@ -787,10 +864,6 @@
         <translation>Host-Muster, die ohne Nachfrage gewährt werden, z. B. *.pypi.org, registry.npmjs.org</translation>
     </message>
     <message>
-        <source>Hosts always &amp;refused</source>
-        <translation>Immer &amp;verweigerte Hosts</translation>
-    </message>
-    <message>
         <source>Host patterns refused without asking, e.g. *.internal.example</source>
         <translation>Host-Muster, die ohne Nachfrage verweigert werden, z. B. *.internal.example</translation>
     </message>
@@ -813,10 +886,6 @@
     <message>
         <source>Drop unsaved changes and read the policy again</source>
         <translation>Ungespeicherte Änderungen verwerfen und die Richtlinie neu einlesen</translation>
-    </message>
-    <message>
-        <source>&amp;Save policy</source>
-        <translation>Richtlinie s&amp;peichern</translation>
     </message>
     <message>
         <source>Save the policy</source>
@@ -881,6 +950,18 @@
     <message>
         <source>Saved. The next request an agent makes is judged by this policy.</source>
         <translation>Gespeichert. Die nächste Anfrage eines Agenten wird nach dieser Richtlinie beurteilt.</translation>
+    </message>
+    <message>
+        <source>Roo&amp;t in the sandbox</source>
+        <translation>Roo&amp;t in der Sandbox</translation>
+    </message>
+    <message>
+        <source>Hosts always re&amp;fused</source>
+        <translation>Immer &amp;verweigerte Hosts</translation>
+    </message>
+    <message>
+        <source>Save po&amp;licy</source>
+        <translation>Richtlinie s&amp;peichern</translation>
     </message>
 </context>
 <context>
@@ -1008,10 +1089,6 @@
         <translation>Belege (Host)</translation>
     </message>
     <message>
-        <source>&amp;Run again</source>
-        <translation>&amp;Erneut ausführen</translation>
-    </message>
-    <message>
         <source>Run both probes again</source>
         <translation>Beide Prüfungen erneut ausführen</translation>
     </message>
@@ -1020,40 +1097,8 @@
         <translation>Noch nicht ausgeführt.</translation>
     </message>
     <message>
-        <source>The sandbox probe</source>
-        <translation>Die Sandbox-Prüfung</translation>
-    </message>
-    <message>
-        <source>The host probe</source>
-        <translation>Die Host-Prüfung</translation>
-    </message>
-    <message>
         <source>Could not start %1: %2. moat-manager looks for moat beside itself, then on PATH.</source>
         <translation>%1 konnte nicht gestartet werden: %2. moat-manager sucht moat zuerst neben sich selbst, dann im PATH.</translation>
-    </message>
-    <message>
-        <source>a fresh default sandbox</source>
-        <translation>eine neue Standard-Sandbox</translation>
-    </message>
-    <message>
-        <source>this host</source>
-        <translation>diesen Host</translation>
-    </message>
-    <message>
-        <source>Probing %1...</source>
-        <translation>Prüfe %1...</translation>
-    </message>
-    <message>
-        <source>%1 ran at %2.</source>
-        <translation>%1 wurde um %2 ausgeführt.</translation>
-    </message>
-    <message>
-        <source>%1 was interrupted before it finished. %2</source>
-        <translation>%1 wurde vor dem Ende unterbrochen. %2</translation>
-    </message>
-    <message>
-        <source>%1 failed (exit status %2): %3</source>
-        <translation>%1 ist fehlgeschlagen (Exit-Status %2): %3</translation>
     </message>
     <message>
         <source>it printed no report</source>
@@ -1062,6 +1107,42 @@
     <message>
         <source>Grade %1</source>
         <translation>Note %1</translation>
+    </message>
+    <message>
+        <source>Run a&amp;gain</source>
+        <translation>&amp;Erneut ausführen</translation>
+    </message>
+    <message>
+        <source>Probing a fresh default sandbox…</source>
+        <translation>Eine neue Standard-Sandbox wird geprüft…</translation>
+    </message>
+    <message>
+        <source>The sandbox probe ran at %1.</source>
+        <translation>Die Sandbox-Prüfung wurde um %1 ausgeführt.</translation>
+    </message>
+    <message>
+        <source>The sandbox probe was interrupted before it finished. %1</source>
+        <translation>Die Sandbox-Prüfung wurde vor dem Ende unterbrochen. %1</translation>
+    </message>
+    <message>
+        <source>The sandbox probe failed (exit status %1): %2</source>
+        <translation>Die Sandbox-Prüfung ist fehlgeschlagen (Exit-Status %1): %2</translation>
+    </message>
+    <message>
+        <source>Probing this host…</source>
+        <translation>Dieser Host wird geprüft…</translation>
+    </message>
+    <message>
+        <source>The host probe ran at %1.</source>
+        <translation>Die Host-Prüfung wurde um %1 ausgeführt.</translation>
+    </message>
+    <message>
+        <source>The host probe was interrupted before it finished. %1</source>
+        <translation>Die Host-Prüfung wurde vor dem Ende unterbrochen. %1</translation>
+    </message>
+    <message>
+        <source>The host probe failed (exit status %1): %2</source>
+        <translation>Die Host-Prüfung ist fehlgeschlagen (Exit-Status %1): %2</translation>
     </message>
 </context>
 <context>
@@ -1091,16 +1172,8 @@
         <translation>Header</translation>
     </message>
     <message>
-        <source>&amp;Change hosts or headers...</source>
-        <translation>Hosts oder Header &amp;ändern...</translation>
-    </message>
-    <message>
         <source>Change the selected secret&apos;s hosts or headers</source>
         <translation>Hosts oder Header des ausgewählten Geheimnisses ändern</translation>
-    </message>
-    <message>
-        <source>&amp;Remove...</source>
-        <translation>Ent&amp;fernen...</translation>
     </message>
     <message>
         <source>Remove the selected secret</source>
@@ -1163,16 +1236,8 @@
         <translation>&amp;Hosts:</translation>
     </message>
     <message>
-        <source>H&amp;eaders:</source>
-        <translation>H&amp;eader:</translation>
-    </message>
-    <message>
         <source>To change where a secret may go, enter its value again. moat never hands a saved value out, and does not move one to new hosts without it: otherwise any program of yours could redirect your real secret.</source>
         <translation>Um zu ändern, wohin ein Geheimnis gesendet werden darf, geben Sie seinen Wert erneut ein. moat gibt einen gespeicherten Wert nie heraus und überträgt ihn nicht ohne erneute Eingabe auf neue Hosts: Sonst könnte jedes Ihrer Programme Ihr echtes Geheimnis umleiten.</translation>
-    </message>
-    <message>
-        <source>&amp;Save secret</source>
-        <translation>Geheimnis s&amp;peichern</translation>
     </message>
     <message>
         <source>Save the secret to the keychain</source>
@@ -1181,10 +1246,6 @@
     <message>
         <source>Could not list the secrets: %1</source>
         <translation>Die Geheimnisse konnten nicht aufgelistet werden: %1</translation>
-    </message>
-    <message>
-        <source>Authorization</source>
-        <translation>Authorization</translation>
     </message>
     <message>
         <source>Enter the secret&apos;s value: moat keeps no copy to reuse, so saving (or changing where it may go) needs it.</source>
@@ -1209,6 +1270,26 @@
     <message>
         <source>Removed %1.</source>
         <translation>%1 wurde entfernt.</translation>
+    </message>
+    <message>
+        <source>&amp;Change hosts or headers…</source>
+        <translation>Hosts oder Header &amp;ändern…</translation>
+    </message>
+    <message>
+        <source>Re&amp;move…</source>
+        <translation>Ent&amp;fernen…</translation>
+    </message>
+    <message>
+        <source>He&amp;aders:</source>
+        <translation>Hea&amp;der:</translation>
+    </message>
+    <message>
+        <source>Save secre&amp;t</source>
+        <translation>Geheimnis s&amp;peichern</translation>
+    </message>
+    <message>
+        <source>Authorization (the default)</source>
+        <translation>Authorization (Standard)</translation>
     </message>
 </context>
 <context>
@@ -1275,6 +1356,26 @@
     <message>
         <source>moatd sent a session list that is not a JSON array.</source>
         <translation>moatd hat eine Sitzungsliste gesendet, die kein JSON-Array ist.</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>startet</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>exited</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
     </message>
 </context>
 <context>
@@ -1383,10 +1484,6 @@
         <translation>Sitzungen durchsuchen</translation>
     </message>
     <message>
-        <source>Show &amp;past sessions</source>
-        <translation>Frühere Sitzungen &amp;anzeigen</translation>
-    </message>
-    <message>
         <source>Sessions</source>
         <translation>Sitzungen</translation>
     </message>
@@ -1401,10 +1498,6 @@
     <message>
         <source>S&amp;top</source>
         <translation>B&amp;eenden</translation>
-    </message>
-    <message>
-        <source>&amp;Renew…</source>
-        <translation>&amp;Verlängern…</translation>
     </message>
     <message>
         <source>Stop session</source>
@@ -1437,6 +1530,14 @@
     <message>
         <source>The session now expires at %1.</source>
         <translation>Neuer Ablaufzeitpunkt der Sitzung: %1.</translation>
+    </message>
+    <message>
+        <source>Show p&amp;ast sessions</source>
+        <translation>Frühere Sitzungen &amp;anzeigen</translation>
+    </message>
+    <message>
+        <source>Rene&amp;w…</source>
+        <translation>&amp;Verlängern…</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "event_summary.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -11,6 +12,12 @@ namespace moat::gui {
 namespace {
 
 constexpr int kSummaryChars = 200;
+
+// The summaries' own words, in whole phrases a translation can reorder.
+QString translated(const char* text)
+{
+    return QCoreApplication::translate("moat::gui::EventSummary", text);
+}
 
 QString str(const QJsonObject& data, const char* key)
 {
@@ -79,13 +86,17 @@ QString approval(const QString& type, const QJsonObject& data)
         QString by;
         const QJsonObject who = data.value(QLatin1String("by")).toObject();
         by = who.contains(QLatin1String("user")) ? str(who, "user") : str(who, "policy");
-        return str(data, "decision") + (by.isEmpty() ? QString() : QStringLiteral(" by ") + by) +
-               QStringLiteral(" (") + str(data, "rid") + QLatin1Char(')');
+        if (by.isEmpty()) {
+            return translated(QT_TRANSLATE_NOOP("moat::gui::EventSummary", "%1 (request %2)"))
+                .arg(str(data, "decision"), str(data, "rid"));
+        }
+        return translated(QT_TRANSLATE_NOOP("moat::gui::EventSummary", "%1 by %2 (request %3)"))
+            .arg(str(data, "decision"), by, str(data, "rid"));
     }
     const QJsonObject http = data.value(QLatin1String("http")).toObject();
     if (!http.isEmpty()) {
-        return str(http, "method") + QLatin1Char(' ') + str(http, "host") + str(http, "path") + QStringLiteral(" (") +
-               str(data, "rid") + QLatin1Char(')');
+        return translated(QT_TRANSLATE_NOOP("moat::gui::EventSummary", "%1 (request %2)"))
+            .arg(str(http, "method") + QLatin1Char(' ') + str(http, "host") + str(http, "path"), str(data, "rid"));
     }
     return generic(data);
 }
@@ -126,7 +137,8 @@ EventSummary summarizeEvent(const QJsonObject& event)
     } else if (out.type == QLatin1String("session.start")) {
         text = joined(data.value(QLatin1String("command")).toArray());
     } else if (out.type == QLatin1String("session.end")) {
-        text = str(data, "reason") + QStringLiteral(", exit status ") + str(data, "exit_code");
+        text = translated(QT_TRANSLATE_NOOP("moat::gui::EventSummary", "%1, exit status %2"))
+                   .arg(str(data, "reason"), str(data, "exit_code"));
     } else {
         text = generic(data);
     }

@@ -145,8 +145,9 @@ void MainWindow::openSession(const QString& sessionId)
     output->setInputEnabled(terminal != nullptr && terminal->isRunning());
     if (terminal == nullptr) {
         output->appendOutput(tr("[This session was not started from this window: its terminal is where it was "
-                                "started. Its timeline is in the next tab.]\r\n")
-                                 .toUtf8());
+                                "started. Its timeline is in the next tab.]")
+                                 .toUtf8() +
+                             "\r\n");
     } else {
         output->appendOutput(launcher_->outputSoFar(name));
     }

@@ -26,11 +26,24 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace moat::gui {
 
 namespace {
+
+// A form row whose field is a layout gets no label buddy from QFormLayout:
+// without one the label's access key is shown as a literal "&" and does
+// nothing.
+QLabel* buddyLabel(const QString& text, QWidget* buddy)
+{
+    auto* label = new QLabel(text, buddy->parentWidget());
+    label->setBuddy(buddy);
+    return label;
+}
 
 QStringList toQStringList(const std::vector<std::string>& values)
 {
@@ -72,7 +85,7 @@ void NewSandboxDialog::buildForm()
     auto* imageRow = new QHBoxLayout;
     imageRow->addWidget(image_, 1);
     imageRow->addWidget(imageFolder);
-    form->addRow(tr("&Image:"), imageRow);
+    form->addRow(buddyLabel(tr("&Image:"), image_), imageRow);
 
     workspace_ = new QLineEdit(QDir::currentPath(), this);
     named(workspace_, "workspace", tr("Workspace folder"));
@@ -81,7 +94,7 @@ void NewSandboxDialog::buildForm()
     auto* workspaceRow = new QHBoxLayout;
     workspaceRow->addWidget(workspace_, 1);
     workspaceRow->addWidget(browse);
-    form->addRow(tr("&Workspace:"), workspaceRow);
+    form->addRow(buddyLabel(tr("&Workspace:"), workspace_), workspaceRow);
 
     preset_ = new QComboBox(this);
     named(preset_, "preset", tr("Agent"));
@@ -108,7 +121,7 @@ void NewSandboxDialog::buildForm()
     auto* profileColumn = new QVBoxLayout;
     profileColumn->addWidget(profile_);
     profileColumn->addWidget(profileSummary_);
-    form->addRow(tr("&Profile:"), profileColumn);
+    form->addRow(buddyLabel(tr("&Profile:"), profile_), profileColumn);
 
     hosts_ = new QListWidget(this);
     named(hosts_, "hosts", tr("Hosts the agent may reach"));
@@ -122,25 +135,29 @@ void NewSandboxDialog::buildForm()
     auto* removeHost = new QPushButton(tr("Remove"), this);
     removeHost->setObjectName(QStringLiteral("removeHost"));
     removeHost->setAccessibleName(tr("Remove the selected host"));
+    hostsOrigin_ = new OriginBadge(OriginBadge::Setting::Hosts, this);
+    hostsOrigin_->setObjectName(QStringLiteral("hostsOrigin"));
     auto* hostEdit = new QHBoxLayout;
     hostEdit->addWidget(newHost_, 1);
     hostEdit->addWidget(addHost);
     hostEdit->addWidget(removeHost);
+    hostEdit->addWidget(hostsOrigin_);
     auto* hostColumn = new QVBoxLayout;
     hostColumn->addWidget(hosts_);
     hostColumn->addLayout(hostEdit);
-    form->addRow(tr("Network &hosts:"), hostColumn);
+    form->addRow(buddyLabel(tr("Network &hosts:"), hosts_), hostColumn);
 
     net_ = new QComboBox(this);
     named(net_, "net", tr("Network mode"));
     net_->addItem(tr("proxy: only the hosts above"), QStringLiteral("proxy"));
     net_->addItem(tr("none: no network"), QStringLiteral("none"));
     net_->addItem(tr("open: the host's network, no egress control"), QStringLiteral("open"));
-    netOrigin_ = new OriginBadge(tr("the network mode"), this);
+    netOrigin_ = new OriginBadge(OriginBadge::Setting::NetworkMode, this);
+    netOrigin_->setObjectName(QStringLiteral("netOrigin"));
     auto* netRow = new QHBoxLayout;
     netRow->addWidget(net_, 1);
     netRow->addWidget(netOrigin_);
-    form->addRow(tr("&Network:"), netRow);
+    form->addRow(buddyLabel(tr("&Network:"), net_), netRow);
 
     sudo_ = new QCheckBox(tr("sudo: root inside its own user namespace"), this);
     named(sudo_, "sudo", tr("sudo"));
@@ -155,25 +172,41 @@ void NewSandboxDialog::buildForm()
     yoloWarning_->setObjectName(QStringLiteral("yoloWarning"));
     yoloWarning_->setWordWrap(true);
     yoloWarning_->setVisible(false);
+    sudoOrigin_ = new OriginBadge(OriginBadge::Setting::Sudo, this);
+    sudoOrigin_->setObjectName(QStringLiteral("sudoOrigin"));
+    dockerOrigin_ = new OriginBadge(OriginBadge::Setting::Docker, this);
+    dockerOrigin_->setObjectName(QStringLiteral("dockerOrigin"));
+    yoloOrigin_ = new OriginBadge(OriginBadge::Setting::Yolo, this);
+    yoloOrigin_->setObjectName(QStringLiteral("yoloOrigin"));
     auto* powers = new QVBoxLayout;
-    powers->addWidget(sudo_);
-    powers->addWidget(docker_);
-    powers->addWidget(yolo_);
+    for (auto [box, badge] : {std::pair{sudo_, sudoOrigin_}, std::pair{docker_, dockerOrigin_},
+                              std::pair{yolo_, yoloOrigin_}}) {
+        auto* row = new QHBoxLayout;
+        row->addWidget(box, 1);
+        row->addWidget(badge);
+        powers->addLayout(row);
+    }
     powers->addWidget(yoloWarning_);
     form->addRow(tr("Powers:"), powers);
 
     secrets_ = new QListWidget(this);
     named(secrets_, "secrets", tr("Secrets to bind"));
     secrets_->setMaximumHeight(80);
-    form->addRow(tr("&Secrets:"), secrets_);
+    secretsOrigin_ = new OriginBadge(OriginBadge::Setting::Secrets, this);
+    secretsOrigin_->setObjectName(QStringLiteral("secretsOrigin"));
+    auto* secretsRow = new QHBoxLayout;
+    secretsRow->addWidget(secrets_, 1);
+    secretsRow->addWidget(secretsOrigin_, 0, Qt::AlignTop);
+    form->addRow(buddyLabel(tr("&Secrets:"), secrets_), secretsRow);
 
     ttl_ = new QLineEdit(QStringLiteral("8h"), this);
     named(ttl_, "ttl", tr("Time to live"));
-    ttlOrigin_ = new OriginBadge(tr("the time to live"), this);
+    ttlOrigin_ = new OriginBadge(OriginBadge::Setting::TimeToLive, this);
+    ttlOrigin_->setObjectName(QStringLiteral("ttlOrigin"));
     auto* ttlRow = new QHBoxLayout;
     ttlRow->addWidget(ttl_, 1);
     ttlRow->addWidget(ttlOrigin_);
-    form->addRow(tr("&Time to live:"), ttlRow);
+    form->addRow(buddyLabel(tr("&Time to live:"), ttl_), ttlRow);
 
     name_ = new QLineEdit(this);
     named(name_, "name", tr("Session name"));
@@ -184,7 +217,7 @@ void NewSandboxDialog::buildForm()
     preview_->setReadOnly(true);
     preview_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     preview_->setMaximumHeight(80);
-    auto* copy = new QPushButton(tr("&Copy command"), this);
+    auto* copy = new QPushButton(tr("C&opy command"), this);
     copy->setObjectName(QStringLiteral("copy"));
     problem_ = new QLabel(this);
     problem_->setObjectName(QStringLiteral("problem"));
@@ -192,7 +225,7 @@ void NewSandboxDialog::buildForm()
     problem_->setTextFormat(Qt::PlainText);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    start_ = buttons->addButton(tr("&Start"), QDialogButtonBox::AcceptRole);
+    start_ = buttons->addButton(tr("Sta&rt"), QDialogButtonBox::AcceptRole);
     start_->setObjectName(QStringLiteral("start"));
 
     auto* layout = new QVBoxLayout(this);
@@ -243,9 +276,22 @@ void NewSandboxDialog::buildForm()
         ttlOrigin_->setOrigin(ValueOrigin::Default);
         applyProfile();
     });
-    for (QCheckBox* box : {sudo_, docker_, yolo_}) {
+    for (auto [box, badge] : {std::pair{sudo_, sudoOrigin_}, std::pair{docker_, dockerOrigin_},
+                              std::pair{yolo_, yoloOrigin_}}) {
         connect(box, &QCheckBox::toggled, this, changed);
+        connect(badge, &OriginBadge::resetRequested, box, [box]() { box->setChecked(false); });
     }
+    connect(hostsOrigin_, &OriginBadge::resetRequested, this, [this]() {
+        hosts_->clear();
+        updatePreview();
+    });
+    connect(secretsOrigin_, &OriginBadge::resetRequested, this, [this]() {
+        for (int row = 0; row < secrets_->count(); ++row) {
+            if (!profileSecrets_.contains(secrets_->item(row)->text())) {
+                secrets_->item(row)->setCheckState(Qt::Unchecked);
+            }
+        }
+    });
     connect(secrets_, &QListWidget::itemChanged, this, changed);
     connect(name_, &QLineEdit::textChanged, this, changed);
     connect(copy, &QPushButton::clicked, this, &NewSandboxDialog::copyCommand);
@@ -266,7 +312,8 @@ void NewSandboxDialog::loadSecretNames()
             auto* item = new QListWidgetItem(secret.toObject().value(QLatin1String("name")).toString(),
                                              dialog->secrets_);
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-            item->setCheckState(dialog->profileSecrets_.contains(item->text()) ? Qt::Checked : Qt::Unchecked);
+            item->setCheckState(Qt::Unchecked);
+            dialog->showProfileSecret(item);
         }
     });
 }
@@ -288,6 +335,7 @@ void NewSandboxDialog::applyPreset(int index)
 void NewSandboxDialog::applyProfile()
 {
     const QString spec = profile_->currentText().trimmed();
+    profileHosts_.clear();
     profileNet_.clear();
     profileTtl_.clear();
     profileSecrets_.clear();
@@ -303,6 +351,7 @@ void NewSandboxDialog::applyProfile()
             profileNet_ = QString::fromStdString(flags.net.value_or(std::string()));
             profileTtl_ = QString::fromStdString(flags.ttl.value_or(std::string()));
             profileSecrets_ = toQStringList(flags.secrets);
+            profileHosts_ = toQStringList(flags.allowHosts);
             QStringList lines{QString::fromStdString(profile->description)};
             if (!flags.allowHosts.empty()) {
                 lines << tr("Adds hosts: %1").arg(toQStringList(flags.allowHosts).join(QLatin1String(", ")));
@@ -324,7 +373,51 @@ void NewSandboxDialog::applyProfile()
         ttlOrigin_->setOrigin(profileTtl_.isEmpty() ? ValueOrigin::Default : ValueOrigin::Profile);
     }
     settingDefaults_ = false;
+    applyProfileSecrets();
     updatePreview();
+}
+
+void NewSandboxDialog::applyProfileSecrets()
+{
+    const QSignalBlocker quiet(secrets_);
+    for (int row = 0; row < secrets_->count(); ++row) {
+        showProfileSecret(secrets_->item(row));
+    }
+}
+
+void NewSandboxDialog::showProfileSecret(QListWidgetItem* item)
+{
+    const bool fromProfile = profileSecrets_.contains(item->text());
+    const bool wasFromProfile = item->data(Qt::UserRole).toBool();
+    item->setData(Qt::UserRole, fromProfile);
+    if (fromProfile) {
+        item->setCheckState(Qt::Checked);
+        item->setFlags(item->flags() & ~Qt::ItemIsUserCheckable);
+        item->setToolTip(tr("Bound by the profile"));
+    } else {
+        if (wasFromProfile) {
+            item->setCheckState(Qt::Unchecked);
+        }
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setToolTip(QString());
+    }
+}
+
+void NewSandboxDialog::refreshOrigins()
+{
+    auto fromList = [](bool yours, bool profiles) {
+        return yours ? ValueOrigin::User : profiles ? ValueOrigin::Profile : ValueOrigin::Default;
+    };
+    hostsOrigin_->setOrigin(fromList(hosts_->count() > 0, !profileHosts_.isEmpty()));
+    bool yourSecret = false;
+    for (int row = 0; row < secrets_->count(); ++row) {
+        const QListWidgetItem* item = secrets_->item(row);
+        yourSecret |= item->checkState() == Qt::Checked && !profileSecrets_.contains(item->text());
+    }
+    secretsOrigin_->setOrigin(fromList(yourSecret, !profileSecrets_.isEmpty()));
+    sudoOrigin_->setOrigin(sudo_->isChecked() ? ValueOrigin::User : ValueOrigin::Default);
+    dockerOrigin_->setOrigin(docker_->isChecked() ? ValueOrigin::User : ValueOrigin::Default);
+    yoloOrigin_->setOrigin(yolo_->isChecked() ? ValueOrigin::User : ValueOrigin::Default);
 }
 
 void NewSandboxDialog::markUser(OriginBadge* badge)
@@ -370,9 +463,11 @@ void NewSandboxDialog::updatePreview()
 {
     const bool yolo = yolo_->isChecked();
     yoloWarning_->setVisible(yolo);
-    for (QWidget* subsumed : std::initializer_list<QWidget*>{hosts_, newHost_, sudo_, docker_, net_}) {
+    for (QWidget* subsumed : std::initializer_list<QWidget*>{hosts_, newHost_, hostsOrigin_, sudo_, sudoOrigin_, docker_,
+                                                              dockerOrigin_, net_, netOrigin_}) {
         subsumed->setEnabled(!yolo);
     }
+    refreshOrigins();
     preview_->setPlainText(commandPreview());
     QString problem;
     if (!profileValid_) {

@@ -10,6 +10,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QListWidgetItem;
 class QPlainTextEdit;
 class QPushButton;
 
@@ -42,6 +43,12 @@ private:
     void applyPreset(int index);
     void applyProfile();
     void markUser(OriginBadge* badge);
+    // The profile's secrets are bound by --profile: checked, and not
+    // uncheckable here (unchecking would not unbind them).
+    void applyProfileSecrets();
+    void showProfileSecret(QListWidgetItem* item);
+    // The origins that follow from what is shown: hosts, secrets, powers.
+    void refreshOrigins();
     void updatePreview();
     void copyCommand();
     void chooseWorkspace();
@@ -55,21 +62,27 @@ private:
     QLabel* profileSummary_ = nullptr;
     QLineEdit* command_ = nullptr;
     QListWidget* hosts_ = nullptr;
+    OriginBadge* hostsOrigin_ = nullptr;
     QLineEdit* newHost_ = nullptr;
     QCheckBox* sudo_ = nullptr;
+    OriginBadge* sudoOrigin_ = nullptr;
     QCheckBox* docker_ = nullptr;
+    OriginBadge* dockerOrigin_ = nullptr;
     QComboBox* net_ = nullptr;
     OriginBadge* netOrigin_ = nullptr;
     QCheckBox* yolo_ = nullptr;
+    OriginBadge* yoloOrigin_ = nullptr;
     QLabel* yoloWarning_ = nullptr;
     QListWidget* secrets_ = nullptr;
+    OriginBadge* secretsOrigin_ = nullptr;
     QLineEdit* ttl_ = nullptr;
     OriginBadge* ttlOrigin_ = nullptr;
     QLineEdit* name_ = nullptr;
     QPlainTextEdit* preview_ = nullptr;
     QLabel* problem_ = nullptr;
     QPushButton* start_ = nullptr;
-    // What the chosen profile sets for net and ttl (empty: nothing).
+    // What the chosen profile sets (empty: nothing).
+    QStringList profileHosts_;
     QString profileNet_;
     QString profileTtl_;
     QStringList profileSecrets_;

@@ -16,7 +16,12 @@ class OriginBadge : public QWidget
 {
     Q_OBJECT
 public:
-    explicit OriginBadge(const QString& what, QWidget* parent = nullptr);
+    // The New sandbox dialog's toggles, each with its own whole sentences
+    // (a translation cannot compose them from pieces). A profile can set
+    // hosts, secrets, the network mode and the time to live; sudo, docker
+    // and yolo are only ever moat's default (off) or yours.
+    enum class Setting { Hosts, NetworkMode, Sudo, Docker, Yolo, Secrets, TimeToLive };
+    explicit OriginBadge(Setting setting, QWidget* parent = nullptr);
     void setOrigin(ValueOrigin origin);
     ValueOrigin origin() const { return origin_; }
     static QString originText(ValueOrigin origin);

@@ -56,14 +56,14 @@ PolicyPage::PolicyPage(MoatdConnection* moatd, QWidget* parent) : QWidget(parent
     layout->addLayout(grid_);
     addRow(QStringLiteral("allow_host"), tr("Another &host"),
            tr("A host not named in the lists below (moat request --allow-host)"));
-    addRow(QStringLiteral("sudo"), tr("&Root in the sandbox"),
+    addRow(QStringLiteral("sudo"), tr("Roo&t in the sandbox"),
            tr("Root inside the sandbox's own user namespace (moat request --sudo)"));
     addRow(QStringLiteral("docker"), tr("A &container engine"), tr("Docker inside the sandbox (moat request --docker)"));
     addRow(QStringLiteral("net_open"), tr("The &open network"),
            tr("The host's network without egress control (moat request --net open)"));
     addRow(QStringLiteral("auto_hosts"), tr("Hosts &approved on their own"),
            tr("Host patterns granted without asking, e.g. *.pypi.org, registry.npmjs.org"));
-    addRow(QStringLiteral("deny_hosts"), tr("Hosts always &refused"),
+    addRow(QStringLiteral("deny_hosts"), tr("Hosts always re&fused"),
            tr("Host patterns refused without asking, e.g. *.internal.example"));
     addRow(QStringLiteral("timeout"), tr("A question &waits"),
            tr("How long a question waits for you before it counts as a deny, e.g. 2m (at most 10m)"));
@@ -79,7 +79,7 @@ PolicyPage::PolicyPage(MoatdConnection* moatd, QWidget* parent) : QWidget(parent
     buttons->addStretch(1);
     revert_ = new QPushButton(tr("Re&vert"), this);
     revert_->setAccessibleName(tr("Drop unsaved changes and read the policy again"));
-    save_ = new QPushButton(tr("&Save policy"), this);
+    save_ = new QPushButton(tr("Save po&licy"), this);
     save_->setAccessibleName(tr("Save the policy"));
     buttons->addWidget(revert_);
     buttons->addWidget(save_);

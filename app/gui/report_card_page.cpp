@@ -105,7 +105,7 @@ ReportCardPage::ReportCardPage(QWidget* parent) : QWidget(parent), program_(defa
     }
     layout->addWidget(table_, 1);
 
-    runAgain_ = new QPushButton(tr("&Run again"), this);
+    runAgain_ = new QPushButton(tr("Run a&gain"), this);
     runAgain_->setAccessibleName(tr("Run both probes again"));
     auto* buttons = new QHBoxLayout;
     buttons->addStretch(1);
@@ -114,14 +114,20 @@ ReportCardPage::ReportCardPage(QWidget* parent) : QWidget(parent), program_(defa
     connect(runAgain_, &QPushButton::clicked, this, &ReportCardPage::runAgain);
 
     sandbox_.gradeColumn = SandboxGrade;
+    sandbox_.texts = {tr("Probing a fresh default sandbox…"), tr("The sandbox probe ran at %1."),
+                      tr("The sandbox probe was interrupted before it finished. %1"),
+                      tr("The sandbox probe failed (exit status %1): %2")};
     host_.gradeColumn = HostGrade;
+    host_.texts = {tr("Probing this host…"), tr("The host probe ran at %1."),
+                   tr("The host probe was interrupted before it finished. %1"),
+                   tr("The host probe failed (exit status %1): %2")};
     for (Side* side : {&sandbox_, &host_}) {
         side->process = new QProcess(this);
         side->process->setProcessChannelMode(QProcess::SeparateChannels);
         side->status->setText(tr("Not run yet."));
     }
-    connect(sandbox_.process, &QProcess::finished, this, [this] { finishSide(sandbox_, tr("The sandbox probe")); });
-    connect(host_.process, &QProcess::finished, this, [this] { finishSide(host_, tr("The host probe")); });
+    connect(sandbox_.process, &QProcess::finished, this, [this] { finishSide(sandbox_); });
+    connect(host_.process, &QProcess::finished, this, [this] { finishSide(host_); });
     for (Side* side : {&sandbox_, &host_}) {
         connect(side->process, &QProcess::errorOccurred, this, [this, side](QProcess::ProcessError error) {
             if (error == QProcess::FailedToStart) {
@@ -193,22 +199,22 @@ void ReportCardPage::runAgain()
     }
     everRun_ = true;
     runAgain_->setEnabled(false);
-    start(sandbox_, {QStringLiteral("probe"), QStringLiteral("--json")}, tr("a fresh default sandbox"));
-    start(host_, {QStringLiteral("probe"), QStringLiteral("--host"), QStringLiteral("--json")}, tr("this host"));
+    start(sandbox_, {QStringLiteral("probe"), QStringLiteral("--json")});
+    start(host_, {QStringLiteral("probe"), QStringLiteral("--host"), QStringLiteral("--json")});
 }
 
-void ReportCardPage::start(Side& side, const QStringList& arguments, const QString& what)
+void ReportCardPage::start(Side& side, const QStringList& arguments)
 {
     for (int row = 0; row < kCriteria; ++row) {
         table_->item(row, side.gradeColumn)->setText(QString());
         table_->item(row, side.gradeColumn + 1)->setText(QString());
     }
-    side.status->setText(tr("Probing %1...").arg(what));
+    side.status->setText(side.texts.probing);
     // An empty program makes QProcess fail to start, which says so.
     side.process->start(program_, arguments);
 }
 
-void ReportCardPage::finishSide(Side& side, const QString& what)
+void ReportCardPage::finishSide(Side& side)
 {
     const QByteArray out = side.process->readAllStandardOutput();
     const QString err = QString::fromUtf8(side.process->readAllStandardError()).trimmed().right(kMaxShownError);
@@ -217,13 +223,11 @@ void ReportCardPage::finishSide(Side& side, const QString& what)
                         card.value(QStringLiteral("criteria")).isArray();
     if (graded) {
         fill(side, card);
-        side.status->setText(tr("%1 ran at %2.").arg(what, QLocale().toString(QTime::currentTime())));
+        side.status->setText(side.texts.ranAt.arg(QLocale().toString(QTime::currentTime())));
     } else if (side.process->exitStatus() != QProcess::NormalExit) {
-        side.status->setText(tr("%1 was interrupted before it finished. %2").arg(what, err));
+        side.status->setText(side.texts.interrupted.arg(err));
     } else {
-        side.status->setText(tr("%1 failed (exit status %2): %3")
-                                 .arg(what)
-                                 .arg(side.process->exitCode())
+        side.status->setText(side.texts.failed.arg(side.process->exitCode())
                                  .arg(err.isEmpty() ? tr("it printed no report") : err));
     }
     runAgain_->setEnabled(!isRunning());

@@ -48,13 +48,22 @@ signals:
     void finished();
 
 private:
+    // Each side's status sentences whole, so that a translation need not
+    // build them from pieces.
+    struct StatusTexts {
+        QString probing;      // no argument
+        QString ranAt;        // %1: the time
+        QString interrupted;  // %1: what the probe printed on stderr
+        QString failed;       // %1: exit status, %2: why
+    };
     struct Side {
         QProcess* process = nullptr;
         QLabel* status = nullptr;
         int gradeColumn = 0;
+        StatusTexts texts;
     };
-    void start(Side& side, const QStringList& arguments, const QString& what);
-    void finishSide(Side& side, const QString& what);
+    void start(Side& side, const QStringList& arguments);
+    void finishSide(Side& side);
     void fill(const Side& side, const QJsonObject& card);
 
     QString program_;

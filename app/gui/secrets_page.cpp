@@ -70,9 +70,9 @@ SecretsPage::SecretsPage(MoatdConnection* moatd, QWidget* parent) : QWidget(pare
     layout->addWidget(table_, 1);
 
     auto* listButtons = new QHBoxLayout;
-    edit_ = new QPushButton(tr("&Change hosts or headers..."), this);
+    edit_ = new QPushButton(tr("&Change hosts or headers…"), this);
     edit_->setAccessibleName(tr("Change the selected secret's hosts or headers"));
-    remove_ = new QPushButton(tr("&Remove..."), this);
+    remove_ = new QPushButton(tr("Re&move…"), this);
     remove_->setAccessibleName(tr("Remove the selected secret"));
     auto* reload = new QPushButton(tr("Re&load"), this);
     reload->setAccessibleName(tr("Reload the list of secrets"));
@@ -95,14 +95,14 @@ SecretsPage::SecretsPage(MoatdConnection* moatd, QWidget* parent) : QWidget(pare
     formLayout->addRow(tr("&Name:"), name_);
     formLayout->addRow(tr("&Value:"), value_);
     formLayout->addRow(tr("&Hosts:"), hosts_);
-    formLayout->addRow(tr("H&eaders:"), headers_);
+    formLayout->addRow(tr("He&aders:"), headers_);
     rebindNote_ = new QLabel(tr("To change where a secret may go, enter its value again. moat never hands a saved "
                                 "value out, and does not move one to new hosts without it: otherwise any program "
                                 "of yours could redirect your real secret."),
                              form);
     rebindNote_->setWordWrap(true);
     formLayout->addRow(rebindNote_);
-    save_ = new QPushButton(tr("&Save secret"), form);
+    save_ = new QPushButton(tr("Save secre&t"), form);
     save_->setAccessibleName(tr("Save the secret to the keychain"));
     save_->setDefault(true);
     formLayout->addRow(save_);
@@ -181,8 +181,12 @@ void SecretsPage::showList(const MoatdAnswer& answer)
         const QStringList headers = strings(secret.value(QStringLiteral("headers")));
         table_->setItem(row, Name, new QTableWidgetItem(name));
         table_->setItem(row, Hosts, new QTableWidgetItem(joinListField(strings(secret.value(QStringLiteral("hosts"))))));
-        table_->setItem(row, Headers, new QTableWidgetItem(headers.isEmpty() ? tr("Authorization")
-                                                                             : joinListField(headers)));
+        // The cell shows what an empty list means; its data keeps the list
+        // itself, which is what editing starts from.
+        auto* headersItem = new QTableWidgetItem(headers.isEmpty() ? tr("Authorization (the default)")
+                                                                   : joinListField(headers));
+        headersItem->setData(Qt::UserRole, joinListField(headers));
+        table_->setItem(row, Headers, headersItem);
         if (name == selected) {
             table_->selectRow(row);
         }
@@ -243,8 +247,7 @@ void SecretsPage::editSelected()
     const int row = rows.front().row();
     name_->setText(table_->item(row, Name)->text());
     hosts_->setText(table_->item(row, Hosts)->text());
-    const QString headers = table_->item(row, Headers)->text();
-    headers_->setText(headers == tr("Authorization") ? QString() : headers);
+    headers_->setText(table_->item(row, Headers)->data(Qt::UserRole).toString());
     say(tr("Change the hosts or headers of %1, then enter its value again and save.").arg(name_->text()), false);
     value_->setFocus();
 }

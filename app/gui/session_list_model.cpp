@@ -79,13 +79,31 @@ QString SessionListModel::timeLeftText(const QDateTime& expires, const QDateTime
     return tr("%1m %2s").arg(minutes).arg(rest, 2, 10, QLatin1Char('0'));
 }
 
+QString SessionListModel::stateText(const QString& state)
+{
+    static const struct {
+        const char* state;
+        const char* text;
+    } kStates[] = {
+        {"starting", QT_TR_NOOP("starting")}, {"running", QT_TR_NOOP("running")},
+        {"exited", QT_TR_NOOP("exited")},     {"stopped", QT_TR_NOOP("stopped")},
+        {"expired", QT_TR_NOOP("expired")},   {"failed", QT_TR_NOOP("failed")},
+    };
+    for (const auto& known : kStates) {
+        if (state == QLatin1String(known.state)) {
+            return tr(known.text);
+        }
+    }
+    return state;
+}
+
 QVariant SessionListModel::displayText(const SessionRow& row, int column) const
 {
     switch (column) {
     case Name:
         return row.name;
     case State:
-        return row.state;
+        return stateText(row.state);
     case Image:
         return row.image;
     case Flags:
@@ -118,7 +136,7 @@ QVariant SessionListModel::data(const QModelIndex& index, int role) const
         }
         return {};
     case SearchTextRole:
-        return QStringList{row.name, row.state, row.image, row.flags.join(QLatin1Char(' ')), row.id}.join(
+        return QStringList{row.name, row.state, stateText(row.state), row.image, row.flags.join(QLatin1Char(' ')), row.id}.join(
             QLatin1Char(' '));
     case SessionIdRole:
         return row.id;

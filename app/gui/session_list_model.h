@@ -58,6 +58,9 @@ public:
 
     // "2h 05m 09s", "expired"; empty when no expiry is known.
     static QString timeLeftText(const QDateTime& expires, const QDateTime& now);
+    // A state as moatd names it (CLI.md: moat ps), in the user's language;
+    // a state this version does not know is shown as moatd sent it.
+    static QString stateText(const QString& state);
 
 signals:
     void refreshed();

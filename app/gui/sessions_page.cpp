@@ -60,7 +60,7 @@ SessionsPage::SessionsPage(MoatdConnection* moatd, SessionListModel* sessions, Q
     filter_->setPlaceholderText(tr("Search name, state, image, flags…"));
     filter_->setAccessibleName(tr("Search sessions"));
     filter_->setClearButtonEnabled(true);
-    showPast_ = new QCheckBox(tr("Show &past sessions"), this);
+    showPast_ = new QCheckBox(tr("Show p&ast sessions"), this);
     showPast_->setObjectName(QStringLiteral("showPast"));
     showPast_->setChecked(true);
 
@@ -83,7 +83,7 @@ SessionsPage::SessionsPage(MoatdConnection* moatd, SessionListModel* sessions, Q
     open_->setObjectName(QStringLiteral("openSession"));
     stop_ = new QPushButton(tr("S&top"), this);
     stop_->setObjectName(QStringLiteral("stopSession"));
-    renew_ = new QPushButton(tr("&Renew…"), this);
+    renew_ = new QPushButton(tr("Rene&w…"), this);
     renew_->setObjectName(QStringLiteral("renewSession"));
 
     auto* top = new QHBoxLayout;

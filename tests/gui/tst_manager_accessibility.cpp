@@ -16,6 +16,10 @@
 #include <QAccessible>
 #include <QApplication>
 #include <QComboBox>
+#include <QGroupBox>
+#include <QHash>
+#include <QLabel>
+#include <QTabBar>
 #include <QDBusConnection>
 #include <QHeaderView>
 #include <QImage>
@@ -24,6 +28,8 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QScopeGuard>
+#include <QTranslator>
 
 using namespace moat::gui;
 
@@ -69,6 +75,61 @@ QStringList unnamedControls(QWidget* window)
     return unnamed;
 }
 
+// The access key of a text ("Sa&ve" -> 'v'; "&&" is a literal ampersand).
+QChar accessKey(const QString& text)
+{
+    for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+        if (text.at(i) == QLatin1Char('&')) {
+            if (text.at(i + 1) != QLatin1Char('&')) {
+                return text.at(i + 1).toLower();
+            }
+            ++i;
+        }
+    }
+    return {};
+}
+
+// Texts with an access key that Alt+key can reach together in `window`
+// (what is visible at once), and labels whose key reaches nothing.
+void collectAccessKeys(QWidget* window, QHash<QChar, QStringList>* keys, QStringList* unreachable)
+{
+    auto add = [keys](const QString& text) {
+        if (const QChar key = accessKey(text); !key.isNull()) {
+            (*keys)[key].append(text);
+        }
+    };
+    for (QWidget* widget : window->findChildren<QWidget*>()) {
+        if (!widget->isVisibleTo(window)) {
+            continue;
+        }
+        if (auto* button = qobject_cast<QAbstractButton*>(widget)) {
+            add(button->text());
+        } else if (auto* label = qobject_cast<QLabel*>(widget); label != nullptr && label->buddy() != nullptr) {
+            add(label->text());
+        } else if (label != nullptr && label->textFormat() != Qt::PlainText && !accessKey(label->text()).isNull()) {
+            // Without a buddy the key does nothing and the "&" shows as is.
+            unreachable->append(label->text());
+        } else if (auto* box = qobject_cast<QGroupBox*>(widget)) {
+            add(box->title());
+        } else if (auto* bar = qobject_cast<QTabBar*>(widget)) {
+            for (int tab = 0; tab < bar->count(); ++tab) {
+                add(bar->tabText(tab));
+            }
+        }
+    }
+}
+
+QStringList clashes(const QHash<QChar, QStringList>& keys)
+{
+    QStringList out;
+    for (auto it = keys.begin(); it != keys.end(); ++it) {
+        if (it.value().size() > 1) {
+            out << QStringLiteral("Alt+%1: %2").arg(it.key(), it.value().join(QLatin1String(", ")));
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 class ManagerAccessibility : public QObject
@@ -77,6 +138,8 @@ class ManagerAccessibility : public QObject
 private slots:
     void initTestCase();
     void everyControlHasANameAScreenReaderSays();
+    void noTwoControlsShareAnAccessKey_data();
+    void noTwoControlsShareAnAccessKey();
     void theWindowComesBackAtItsSize();
     void theIconIsSharpAtHighDpi();
 
@@ -105,6 +168,48 @@ void ManagerAccessibility::everyControlHasANameAScreenReaderSays()
     }
     window.showNewSandboxDialog();
     problems << unnamedControls(window.newSandboxDialog());
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void ManagerAccessibility::noTwoControlsShareAnAccessKey_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("English") << QString();
+    QTest::newRow("German") << QStringLiteral("de");
+}
+
+void ManagerAccessibility::noTwoControlsShareAnAccessKey()
+{
+    // Two controls on one Alt+key only move the focus between them instead
+    // of acting: each page, with the tab bar above it, and the New sandbox
+    // dialog, must give every key to one control, in each language built in.
+    QFETCH(QString, language);
+    QTranslator translator;
+    if (!language.isEmpty()) {
+        QVERIFY2(translator.load(QLocale(language), QStringLiteral("moat"), QStringLiteral("_"), QStringLiteral(":/i18n")),
+                 "the translation is not among the program's resources");
+        QVERIFY(QCoreApplication::installTranslator(&translator));
+    }
+    const auto removeTranslator = qScopeGuard([&translator] { QCoreApplication::removeTranslator(&translator); });
+    MainWindow window(moatd_.get());
+    QStringList problems;
+    auto check = [&problems](QWidget* shown, const QString& where) {
+        QHash<QChar, QStringList> keys;
+        QStringList unreachable;
+        collectAccessKeys(shown, &keys, &unreachable);
+        for (const QString& clash : clashes(keys)) {
+            problems << where + QStringLiteral(": ") + clash;
+        }
+        for (const QString& label : unreachable) {
+            problems << where + QStringLiteral(": the label \"") + label + QStringLiteral("\" has a key but no buddy");
+        }
+    };
+    for (int page = 0; page < window.tabs()->count(); ++page) {
+        window.tabs()->setCurrentIndex(page);
+        check(&window, window.tabs()->tabText(page) + QStringLiteral(" page"));
+    }
+    window.showNewSandboxDialog();
+    check(window.newSandboxDialog(), QStringLiteral("New sandbox"));
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
 

@@ -18,6 +18,7 @@
 
 #include "integrationfixture.h"
 #include "moatdbus.h"
+#include "own_account.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -86,10 +87,7 @@ void ManagerScreenshots::eachWindowOnARealSession()
     MoatdBus bus(runner);
     QString error;
     QVERIFY2(bus.start(&error), qPrintable(error));
-    const QProcessEnvironment environment = runner->environment(bus.environment());
-    for (const QString& key : environment.keys()) {
-        qputenv(key.toUtf8().constData(), environment.value(key).toUtf8());
-    }
+    useEnvironmentOf(runner, bus);
 
     MoatdConnection moatd(QDBusConnection::connectToBus(bus.address(), QStringLiteral("screenshots")));
     MainWindow window(&moatd);

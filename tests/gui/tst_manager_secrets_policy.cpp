@@ -2,20 +2,21 @@
 // moat-manager's Secrets and Policy pages against a real moatd and a real
 // gnome-keyring on a private bus (MoatdBus).
 //
-// As root (the pages run in this process, and moatd answers only its own
-// uid): a secret added on the page is listed by `moat secret ls` with its
-// hosts and headers while its value is in none of the page's widgets; a bad
-// host shows moatd's message and stores nothing; rebinding asks for the
-// value again; removal after the confirmation. sudo set to "refused" and an
-// auto host pattern on the Policy page land in policy.toml (0600), which
-// the escalation parser reads back, and moatd refuses a `moat request
-// --sudo` from inside a sandbox; an invalid host pattern shows moatd's
-// message and leaves the file as it was; a reset puts the default back.
+// The pages run in this process, and moatd answers only its own uid: they
+// are driven as this process's account (root, when run as root), and a copy
+// of this program drives them again as the ordinary test account
+// (rerunAsOrdinaryAccount). A secret added on the page is listed by `moat
+// secret ls` with its hosts and headers while its value is in none of the
+// page's widgets; a bad host shows moatd's message and stores nothing;
+// rebinding asks for the value again; removal after the confirmation. sudo
+// set to "refused" and an auto host pattern on the Policy page land in
+// policy.toml (0600, owned by the account), which the escalation parser
+// reads back, and moatd refuses a `moat request --sudo` from inside a
+// sandbox; an invalid host pattern shows moatd's message and leaves the
+// file as it was; a reset puts the default back.
 //
-// As the test user: the pages cannot run as another account in this
-// process, so GetPolicy / SetPolicy are called as that user with dbus-send
-// (the file lands in the user's config dir, owned by the user, 0600), and a
-// caller of another uid (this root process) is refused by moatd.
+// Also, as root: GetPolicy / SetPolicy called as the test user with
+// dbus-send, and a caller of another uid (this root process) refused.
 #include <sys/stat.h>
 
 #include <QAbstractButton>
@@ -39,8 +40,10 @@
 #include "integrationfixture.h"
 #include "moatd_connection.h"
 #include "moatdbus.h"
+#include "own_account.h"
 #include "policy/escalation_policy.h"
 #include "policy_page.h"
+#include "rerun_as_ordinary_account.h"
 #include "secrets_page.h"
 
 using moat::gui::MoatdConnection;
@@ -143,18 +146,21 @@ private slots:
     void cleanupTestCase();
     void secretsFromThePage();
     void policyFromThePage();
+    void thePagesAsAnOrdinaryAccount();
     void policyMethodsAsTheTestUser();
 
 private:
-    // Root's bus with moatd and the app's link to it, for the pages (which
-    // run in this process as root); false without root (error empty) or
-    // when the bus did not start (error says why).
-    struct RootDesk {
+    // This process's account, its bus with moatd and the app's link to it,
+    // for the pages; false with `skip` when that account has no runner here,
+    // or with `error` when the bus did not start.
+    struct Desk {
+        AccountRunner* runner = nullptr;
         std::unique_ptr<MoatdBus> bus;
         std::unique_ptr<MoatdConnection> moatd;
+        QString skip;
         QString error;
     };
-    bool openRootDesk(RootDesk& desk);
+    bool openDesk(Desk& desk);
 
     IntegrationFixture fixture_;
 };
@@ -178,12 +184,17 @@ void ManagerSecretsPolicy::cleanupTestCase()
     fixture_.tearDown();
 }
 
-bool ManagerSecretsPolicy::openRootDesk(RootDesk& desk)
+bool ManagerSecretsPolicy::openDesk(Desk& desk)
 {
-    if (!IntegrationFixture::runningAsRoot()) {
+    desk.runner = ownAccountRunner(fixture_);
+    if (desk.runner == nullptr) {
+        desk.skip = QStringLiteral("this process's own account has no runner here");
         return false;
     }
-    desk.bus = std::make_unique<MoatdBus>(fixture_.root());
+    if (desk.skip = whyWindowsCannotRunAs(desk.runner); !desk.skip.isEmpty()) {
+        return false;
+    }
+    desk.bus = std::make_unique<MoatdBus>(desk.runner);
     if (!desk.bus->start(&desk.error)) {
         return false;
     }
@@ -193,16 +204,15 @@ bool ManagerSecretsPolicy::openRootDesk(RootDesk& desk)
 
 void ManagerSecretsPolicy::secretsFromThePage()
 {
-    RootDesk desk;
-    if (!openRootDesk(desk)) {
-        if (desk.error.isEmpty()) {
-            QSKIP("the pages run in this process: the root row needs root (the user row is "
-                  "policyMethodsAsTheTestUser)");
+    Desk desk;
+    if (!openDesk(desk)) {
+        if (!desk.skip.isEmpty()) {
+            QSKIP(qPrintable(desk.skip));
         }
         QFAIL(qPrintable(desk.error));
     }
     MoatdBus& bus = *desk.bus;
-    AccountRunner* runner = fixture_.root();
+    AccountRunner* runner = desk.runner;
     SecretsPage page(desk.moatd.get());
     QSignalSpy answered(&page, &SecretsPage::answered);
     QVERIFY(shownAndAnswered(page, answered));
@@ -267,16 +277,15 @@ void ManagerSecretsPolicy::secretsFromThePage()
 
 void ManagerSecretsPolicy::policyFromThePage()
 {
-    RootDesk desk;
-    if (!openRootDesk(desk)) {
-        if (desk.error.isEmpty()) {
-            QSKIP("the pages run in this process: the root row needs root (the user row is "
-                  "policyMethodsAsTheTestUser)");
+    Desk desk;
+    if (!openDesk(desk)) {
+        if (!desk.skip.isEmpty()) {
+            QSKIP(qPrintable(desk.skip));
         }
         QFAIL(qPrintable(desk.error));
     }
     MoatdBus& bus = *desk.bus;
-    AccountRunner* runner = fixture_.root();
+    AccountRunner* runner = desk.runner;
     PolicyPage page(desk.moatd.get());
     QSignalSpy answered(&page, &PolicyPage::answered);
     QVERIFY(shownAndAnswered(page, answered));
@@ -348,6 +357,19 @@ void ManagerSecretsPolicy::policyFromThePage()
     QCOMPARE(QString::fromStdString(moat::toString(after.sudo)), QStringLiteral("ask"));
     QVERIFY(!readAll(policyFile).contains("sudo"));
     QCOMPARE(after.autoHosts.size(), size_t(2));
+}
+
+// Run as root, the two functions above drive the pages as root; a copy of
+// this program drives them as the ordinary test account.
+void ManagerSecretsPolicy::thePagesAsAnOrdinaryAccount()
+{
+    QString skip;
+    const QString failed = rerunAsOrdinaryAccount(
+        fixture_, {QStringLiteral("secretsFromThePage"), QStringLiteral("policyFromThePage")}, &skip);
+    if (!skip.isEmpty()) {
+        QSKIP(qPrintable(skip));
+    }
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
 }
 
 void ManagerSecretsPolicy::policyMethodsAsTheTestUser()

@@ -16,6 +16,7 @@
 
 #include "integrationfixture.h"
 #include "moatdbus.h"
+#include "own_account.h"
 #include "rerun_as_ordinary_account.h"
 
 #include <QCheckBox>
@@ -46,15 +47,7 @@ private slots:
     void theSameAsAnOrdinaryAccount();
 
 private:
-    // Points this process at the runner's bus and directories, as a desktop
-    // session's environment would.
-    void useEnvironmentOf(AccountRunner* runner, const MoatdBus& bus);
     QDBusConnection connectTo(const MoatdBus& bus);
-    // The runner of this process's own account: the window is driven here.
-    AccountRunner* ownRunner() const
-    {
-        return IntegrationFixture::runningAsRoot() ? fixture_.root() : fixture_.user();
-    }
     static const SessionRow* findByName(const SessionListModel& model, const QString& name);
 
     IntegrationFixture fixture_;
@@ -77,14 +70,6 @@ void ManagerSessions::cleanupTestCase()
     fixture_.tearDown();
 }
 
-void ManagerSessions::useEnvironmentOf(AccountRunner* runner, const MoatdBus& bus)
-{
-    const QProcessEnvironment environment = runner->environment(bus.environment());
-    for (const QString& key : environment.keys()) {
-        qputenv(key.toUtf8().constData(), environment.value(key).toUtf8());
-    }
-}
-
 QDBusConnection ManagerSessions::connectTo(const MoatdBus& bus)
 {
     return QDBusConnection::connectToBus(bus.address(), QStringLiteral("manager-test-%1").arg(++connections_));
@@ -103,7 +88,7 @@ const SessionRow* ManagerSessions::findByName(const SessionListModel& model, con
 #define MOAT_ROOT_BUS(runner, bus)                                                 \
     if (const QString missing = MoatdBus::missingPieces(); !missing.isEmpty())   \
         QSKIP(qPrintable(missing));                                                \
-    AccountRunner* runner = ownRunner();                                           \
+    AccountRunner* runner = ownAccountRunner(fixture_);                            \
     if (runner == nullptr)                                                         \
         QSKIP("this process's own account has no runner here");                   \
     MoatdBus bus(runner);                                                          \

@@ -21,6 +21,7 @@
 
 #include "integrationfixture.h"
 #include "moatdbus.h"
+#include "own_account.h"
 #include "recordingupstream.h"
 #include "rerun_as_ordinary_account.h"
 
@@ -36,23 +37,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <unistd.h>
 
 using namespace moat::gui;
 
 namespace {
-
-QString cannotRun(AccountRunner* runner)
-{
-    if (const QString missing = MoatdBus::missingPieces(); !missing.isEmpty()) {
-        return missing;
-    }
-    if (runner->account().uid() != ::getuid()) {
-        return QStringLiteral("moatd answers only its own uid and this view runs in the test process (root): "
-                              "theUserRowAsAnOrdinaryAccount runs this row in a copy of this program as that user");
-    }
-    return {};
-}
 
 int rowOfType(const TimelineModel& model, const QString& type)
 {
@@ -117,7 +105,7 @@ void ManagerTimeline::aRunningSessionsTimelineAndNetwork_data()
 void ManagerTimeline::aRunningSessionsTimelineAndNetwork()
 {
     MOAT_FETCH_RUNNER(fixture_, runner);
-    if (const QString why = cannotRun(runner); !why.isEmpty()) {
+    if (const QString why = whyWindowsCannotRunAs(runner); !why.isEmpty()) {
         QSKIP(qPrintable(why));
     }
     UpstreamPki pki(runner);

@@ -34,6 +34,7 @@ private slots:
     void previewMatchesToggles_data();
     void previewMatchesToggles();
     void aProfilesValuesShowTheirOriginAndReset();
+    void everyToggleShowsItsOriginAndResets();
     void yoloSaysWhatItGivesUp();
     void shellQuotingReadsBackTheSameWords_data();
     void shellQuotingReadsBackTheSameWords();
@@ -66,6 +67,11 @@ void NewSandboxCommandPreview::initTestCase()
     QVERIFY(profile.open(QIODevice::WriteOnly));
     profile.write("description = \"no network, two hours\"\nnet = \"none\"\nttl = \"2h\"\n");
     profile.close();
+    QFile withSecret(config_.path() + QStringLiteral("/profiles/with-token.toml"));
+    QVERIFY(withSecret.open(QIODevice::WriteOnly));
+    withSecret.write("description = \"one host, one token\"\nallow_host = [\"api.example.org\"]\n"
+                     "secrets = [\"API_TOKEN\"]\n");
+    withSecret.close();
     // The shipped profile, as the user's own (this program is not beside a share/ directory).
     QVERIFY(QFile::copy(QStringLiteral(MOAT_SOURCE_DIR "/resources/profiles/github-readonly.toml"),
                         config_.path() + QStringLiteral("/profiles/github-readonly.toml")));
@@ -170,10 +176,8 @@ void NewSandboxCommandPreview::aProfilesValuesShowTheirOriginAndReset()
     child<QLineEdit>(dialog, "name")->setText(QStringLiteral("t2"));
     auto* ttl = child<QLineEdit>(dialog, "ttl");
     auto* net = child<QComboBox>(dialog, "net");
-    const auto badges = dialog.findChildren<moat::gui::OriginBadge*>();
-    QCOMPARE(badges.size(), 2);
-    moat::gui::OriginBadge* netBadge = badges.at(0);
-    moat::gui::OriginBadge* ttlBadge = badges.at(1);
+    auto* netBadge = child<moat::gui::OriginBadge>(dialog, "netOrigin");
+    auto* ttlBadge = child<moat::gui::OriginBadge>(dialog, "ttlOrigin");
     QCOMPARE(ttlBadge->origin(), moat::gui::ValueOrigin::Default);
 
     child<QComboBox>(dialog, "profile")->setCurrentText(QStringLiteral("offline"));
@@ -201,6 +205,77 @@ void NewSandboxCommandPreview::aProfilesValuesShowTheirOriginAndReset()
     child<QComboBox>(dialog, "profile")->setCurrentText(QStringLiteral("no-such-profile"));
     QVERIFY(!child<QPushButton>(dialog, "start")->isEnabled());
     QVERIFY(!child<QLabel>(dialog, "problem")->text().isEmpty());
+}
+
+// Beyond the values a profile sets: the hosts, the secrets and each power
+// say default, profile or you, and Reset takes back only what you did.
+void NewSandboxCommandPreview::everyToggleShowsItsOriginAndResets()
+{
+    using moat::gui::OriginBadge;
+    using moat::gui::ValueOrigin;
+    NewSandboxDialog dialog(moatd_.get());
+    child<QLineEdit>(dialog, "name")->setText(QStringLiteral("t3"));
+    child<QLineEdit>(dialog, "command")->setText(QStringLiteral("true"));
+    auto resetOf = [](OriginBadge* badge) { return badge->findChild<QToolButton*>(); };
+
+    // Powers: off is moat's default, on is yours; Reset turns it off.
+    for (const char* power : {"sudo", "docker", "yolo"}) {
+        auto* box = child<QCheckBox>(dialog, power);
+        auto* badge = child<OriginBadge>(dialog, (QByteArray(power) + "Origin").constData());
+        QCOMPARE(badge->origin(), ValueOrigin::Default);
+        QVERIFY(!resetOf(badge)->isEnabled());
+        box->setChecked(true);
+        QCOMPARE(badge->origin(), ValueOrigin::User);
+        QVERIFY(dialog.commandPreview().contains(QStringLiteral("--%1").arg(QLatin1String(power))));
+        QTest::mouseClick(resetOf(badge), Qt::LeftButton);
+        QVERIFY(!box->isChecked());
+        QCOMPARE(badge->origin(), ValueOrigin::Default);
+        QVERIFY(!dialog.commandPreview().contains(QStringLiteral("--%1").arg(QLatin1String(power))));
+    }
+
+    // Secrets (the names moatd would list): the profile's are bound by
+    // --profile, shown checked and not uncheckable; yours are written.
+    auto* secrets = child<QListWidget>(dialog, "secrets");
+    for (const char* name : {"API_TOKEN", "OTHER_TOKEN"}) {
+        auto* item = new QListWidgetItem(QString::fromLatin1(name), secrets);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Unchecked);
+    }
+    auto* hostsBadge = child<OriginBadge>(dialog, "hostsOrigin");
+    auto* secretsBadge = child<OriginBadge>(dialog, "secretsOrigin");
+    QCOMPARE(hostsBadge->origin(), ValueOrigin::Default);
+    QCOMPARE(secretsBadge->origin(), ValueOrigin::Default);
+    child<QComboBox>(dialog, "profile")->setCurrentText(QStringLiteral("with-token"));
+    QCOMPARE(hostsBadge->origin(), ValueOrigin::Profile);
+    QCOMPARE(secretsBadge->origin(), ValueOrigin::Profile);
+    QCOMPARE(secrets->item(0)->checkState(), Qt::Checked);
+    QVERIFY(!(secrets->item(0)->flags() & Qt::ItemIsUserCheckable));
+    QVERIFY(!dialog.commandPreview().contains(QLatin1String("--secret")));
+    secrets->item(1)->setCheckState(Qt::Checked);
+    QCOMPARE(secretsBadge->origin(), ValueOrigin::User);
+    QVERIFY(dialog.commandPreview().contains(QLatin1String("--secret OTHER_TOKEN")));
+    QVERIFY(!dialog.commandPreview().contains(QLatin1String("--secret API_TOKEN")));
+    QTest::mouseClick(resetOf(secretsBadge), Qt::LeftButton);
+    QCOMPARE(secrets->item(1)->checkState(), Qt::Unchecked);
+    QCOMPARE(secrets->item(0)->checkState(), Qt::Checked);
+    QCOMPARE(secretsBadge->origin(), ValueOrigin::Profile);
+
+    // Hosts you add are yours; Reset removes them and the profile's stay.
+    child<QLineEdit>(dialog, "newHost")->setText(QStringLiteral("pypi.org"));
+    QTest::mouseClick(child<QPushButton>(dialog, "addHost"), Qt::LeftButton);
+    QCOMPARE(hostsBadge->origin(), ValueOrigin::User);
+    QVERIFY(dialog.commandPreview().contains(QLatin1String("--allow-host pypi.org")));
+    QTest::mouseClick(resetOf(hostsBadge), Qt::LeftButton);
+    QCOMPARE(child<QListWidget>(dialog, "hosts")->count(), 0);
+    QCOMPARE(hostsBadge->origin(), ValueOrigin::Profile);
+    QVERIFY(!dialog.commandPreview().contains(QLatin1String("--allow-host")));
+
+    // Another profile: its secret is no longer bound, and can be chosen again.
+    child<QComboBox>(dialog, "profile")->setCurrentText(QString());
+    QCOMPARE(secrets->item(0)->checkState(), Qt::Unchecked);
+    QVERIFY(secrets->item(0)->flags() & Qt::ItemIsUserCheckable);
+    QCOMPARE(hostsBadge->origin(), ValueOrigin::Default);
+    QCOMPARE(secretsBadge->origin(), ValueOrigin::Default);
 }
 
 void NewSandboxCommandPreview::yoloSaysWhatItGivesUp()
