@@ -14,6 +14,7 @@ packages=(
   python3 python3-pip curl git util-linux procps iproute2 sudo busybox-static strace
   clang-14 libclang-rt-14-dev
   dbus dbus-x11 gnome-keyring xvfb xauth fonts-dejavu-core
+  xterm  # moat-manager's "Open in terminal" attaches a real terminal emulator in its test
   bubblewrap hyperfine uidmap nginx-light
 )
 

@@ -138,6 +138,7 @@ void MainWindow::openSession(const QString& sessionId)
     const SessionRow* row = sessions_->rowFor(sessionId);
     const QString name = row != nullptr ? row->name : sessionId;
     auto* view = new SessionView(moatd_, sessionId, this);
+    view->setTerminalSource(launcher_, name);
     OutputPane* output = view->outputPane();
     // Only a session started here has its terminal here; for the others the
     // output tab says so and the timeline is the record.

@@ -2,6 +2,7 @@
 #include "session_launcher.h"
 
 #include "pty_process.h"
+#include "terminal_relay.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -24,6 +25,7 @@ SessionLauncher::SessionLauncher(QObject* parent) : QObject(parent), moatProgram
 SessionLauncher::~SessionLauncher()
 {
     for (const Run& run : std::as_const(runs_)) {
+        delete run.relay.data();  // its socket and directory go with it
         if (run.terminal) {
             run.terminal->disconnect(this);
             delete run.terminal.data();
@@ -71,8 +73,9 @@ bool SessionLauncher::start(const RunChoices& choices, QString* error)
         *error = problem;
         return false;
     }
+    delete runs_.value(name).relay.data();
     delete runs_.value(name).terminal.data();
-    runs_.insert(name, Run{terminal, {}});
+    runs_.insert(name, Run{terminal, {}, {}});
     return true;
 }
 
@@ -84,6 +87,26 @@ PtyProcess* SessionLauncher::terminalFor(const QString& name) const
 QByteArray SessionLauncher::outputSoFar(const QString& name) const
 {
     return runs_.value(name).output;
+}
+
+TerminalRelay* SessionLauncher::relayFor(const QString& name, QString* error)
+{
+    const auto run = runs_.find(name);
+    if (run == runs_.end() || run->terminal == nullptr || !run->terminal->isRunning()) {
+        *error = tr("%1 has no running terminal in this window.").arg(name);
+        return nullptr;
+    }
+    if (run->relay != nullptr && run->relay->isListening()) {
+        return run->relay.data();
+    }
+    delete run->relay.data();
+    auto* relay = new TerminalRelay(run->terminal.data(), [this, name] { return outputSoFar(name); }, this);
+    if (!relay->listen(error)) {
+        delete relay;
+        return nullptr;
+    }
+    run->relay = relay;
+    return relay;
 }
 
 }  // namespace moat::gui

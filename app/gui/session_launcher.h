@@ -11,6 +11,7 @@
 namespace moat::gui {
 
 class PtyProcess;
+class TerminalRelay;
 
 // Starts sessions the way the New sandbox dialog shows them: it runs the
 // very `moat run ...` command of the preview, on a pseudo-terminal this
@@ -42,6 +43,13 @@ public:
     PtyProcess* terminalFor(const QString& name) const;
     // What the terminal showed so far (bounded), for a view opened later.
     QByteArray outputSoFar(const QString& name) const;
+    // The relay that lends the running session's terminal to
+    // `moat-manager --attach` ("Open in terminal"), listening; made on the
+    // first call and reused. Its socket goes when the session ends, the
+    // relay when this object dies or the name is started again. nullptr
+    // with *error when the session has no running terminal here or the
+    // socket cannot be made.
+    TerminalRelay* relayFor(const QString& name, QString* error);
 
 signals:
     void output(const QString& name, const QByteArray& bytes);
@@ -51,6 +59,7 @@ private:
     struct Run {
         QPointer<PtyProcess> terminal;
         QByteArray output;
+        QPointer<TerminalRelay> relay;
     };
     QHash<QString, Run> runs_;
     QString moatProgram_;

@@ -7,9 +7,15 @@
 #include "network_summary_model.h"
 #include "output_pane.h"
 #include "policy/profile.h"
+#include "pty_process.h"
+#include "session_launcher.h"
+#include "terminal_emulator.h"
+#include "terminal_relay.h"
 #include "timeline_filter.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
@@ -18,7 +24,9 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QProcessEnvironment>
 #include <QSortFilterProxyModel>
+#include <QStandardPaths>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -54,7 +62,8 @@ SessionView::SessionView(MoatdConnection* connection, const QString& sessionId, 
       network_(new NetworkSummaryModel(timeline_, this)),
       networkSorted_(new QSortFilterProxyModel(this)),
       output_(new OutputPane(this)),
-      tabs_(new QTabWidget(this))
+      tabs_(new QTabWidget(this)),
+      attachProgram_(defaultAttachProgram())
 {
     setAccessibleName(tr("Session %1").arg(sessionId));
     filter_->setSourceModel(timeline_);
@@ -66,6 +75,7 @@ SessionView::SessionView(MoatdConnection* connection, const QString& sessionId, 
     tabs_->addTab(buildNetworkTab(), tr("&Network"));
     tabs_->setAccessibleName(tr("Session views"));
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildTerminalBar());
     layout->addWidget(tabs_);
 
     connect(timeline_, &TimelineModel::progress, this, &SessionView::updateStatus);
@@ -167,6 +177,99 @@ QWidget* SessionView::buildTimelineTab()
     return page;
 }
 
+QWidget* SessionView::buildTerminalBar()
+{
+    auto* bar = new QWidget(this);
+    terminalNote_ = new QLabel(bar);
+    terminalNote_->setWordWrap(true);
+    terminalNote_->setAccessibleName(tr("Terminal status"));
+    openInTerminal_ = new QPushButton(tr("Open in ter&minal"), bar);
+    openInTerminal_->setAccessibleName(tr("Open the session in your terminal emulator"));
+    auto* layout = new QHBoxLayout(bar);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(terminalNote_, 1);
+    layout->addWidget(openInTerminal_);
+    connect(openInTerminal_, &QPushButton::clicked, this, &SessionView::openInTerminal);
+    updateTerminalButton();
+    return bar;
+}
+
+QString SessionView::defaultAttachProgram()
+{
+    const QString self = QCoreApplication::applicationFilePath();
+    if (QFileInfo(self).fileName() == QLatin1String("moat-manager")) {
+        return self;
+    }
+    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/moat-manager");
+    if (QFileInfo(beside).isExecutable()) {
+        return beside;
+    }
+    const QString found = QStandardPaths::findExecutable(QStringLiteral("moat-manager"));
+    return found.isEmpty() ? QStringLiteral("moat-manager") : found;
+}
+
+void SessionView::setTerminalSource(SessionLauncher* launcher, const QString& name)
+{
+    if (launcher_ != nullptr) {
+        launcher_->disconnect(this);
+    }
+    launcher_ = launcher;
+    terminalName_ = name;
+    if (launcher != nullptr) {
+        connect(launcher, &SessionLauncher::finished, this, [this](const QString& from) {
+            if (from == terminalName_) {
+                updateTerminalButton();
+            }
+        });
+    }
+    updateTerminalButton();
+}
+
+void SessionView::updateTerminalButton()
+{
+    const PtyProcess* terminal = launcher_ != nullptr ? launcher_->terminalFor(terminalName_) : nullptr;
+    QString why;
+    if (terminal == nullptr) {
+        why = tr("This session was not started from this window: its output is in the terminal where it was "
+                 "started.");
+    } else if (!terminal->isRunning()) {
+        why = tr("The session has ended.");
+    }
+    openInTerminal_->setEnabled(why.isEmpty());
+    const QString tip = why.isEmpty() ? tr("Opens your terminal emulator on this session's terminal; the Output "
+                                           "tab keeps working")
+                                      : why;
+    openInTerminal_->setToolTip(tip);
+    openInTerminal_->setAccessibleDescription(tip);
+}
+
+void SessionView::openInTerminal()
+{
+    QString error;
+    TerminalRelay* relay = launcher_ != nullptr ? launcher_->relayFor(terminalName_, &error) : nullptr;
+    if (relay == nullptr) {
+        terminalNote_->setText(error.isEmpty() ? openInTerminal_->toolTip() : error);
+        return;
+    }
+    const TerminalEmulator emulator = TerminalEmulator::find(QProcessEnvironment::systemEnvironment());
+    if (!emulator.startDetached({attachProgram_, QStringLiteral("--attach"), relay->socketPath()}, &error)) {
+        terminalNote_->setText(error);
+        return;
+    }
+    terminalNote_->setText(tr("Starting %1…").arg(QFileInfo(emulator.program()).fileName()));
+    if (watchedRelay_ != relay) {
+        watchedRelay_ = relay;
+        connect(relay, &TerminalRelay::clientAttached, this,
+                [this] { terminalNote_->setText(tr("Attached in a terminal window; the Output tab keeps working.")); });
+        connect(relay, &TerminalRelay::clientDetached, this, [this] {
+            if (watchedRelay_ != nullptr && !watchedRelay_->hasClient()) {
+                terminalNote_->setText(tr("The terminal window was closed; the session goes on here."));
+            }
+        });
+    }
+    emit terminalOpened(relay);
+}
+
 QWidget* SessionView::buildNetworkTab()
 {
     networkView_ = new QTableView(this);
@@ -190,8 +293,8 @@ void SessionView::updateStatus()
 {
     const int loaded = timeline_->rowCount();
     status_->setText(timeline_->isLoading() && static_cast<quint64>(loaded) < timeline_->knownLastSeq()
-                         ? tr("%L1 events, reading…").arg(loaded)
-                         : tr("%L1 events").arg(loaded));
+                         ? tr("%Ln event(s), reading…", nullptr, loaded)
+                         : tr("%Ln event(s)", nullptr, loaded));
 }
 
 void SessionView::onCurrentChanged(const QModelIndex& current)

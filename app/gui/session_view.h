@@ -4,6 +4,7 @@
 #include "timeline_model.h"
 
 #include <QJsonObject>
+#include <QPointer>
 #include <QWidget>
 
 class QComboBox;
@@ -20,6 +21,8 @@ namespace moat::gui {
 class MoatdConnection;
 class NetworkSummaryModel;
 class OutputPane;
+class SessionLauncher;
+class TerminalRelay;
 class TimelineFilter;
 
 // One session: its output (OutputPane: the owner of the session's terminal
@@ -27,6 +30,9 @@ class TimelineFilter;
 // (filter by kind, search, details of the selected event, "Allow this next
 // time" on a denied connection) and its network tab (by host). Reads the
 // timeline through `connection` and follows moatd's eventsAppended.
+// "Open in terminal" lends the session's terminal, when this application
+// holds it (setTerminalSource()), to `moat-manager --attach` in the user's
+// terminal emulator (TerminalRelay, TerminalEmulator).
 class SessionView : public QWidget
 {
     Q_OBJECT
@@ -47,6 +53,9 @@ public:
     QLineEdit* searchBox() const { return search_; }
     QPlainTextEdit* detailsView() const { return details_; }
     QPushButton* allowButton() const { return allow_; }
+    QPushButton* openInTerminalButton() const { return openInTerminal_; }
+    // What "Open in terminal" last said (which emulator, or why it could not).
+    QLabel* terminalNote() const { return terminalNote_; }
     // The full event shown in the details pane (empty when none).
     QJsonObject selectedEvent() const { return selected_; }
 
@@ -58,19 +67,35 @@ public:
     // The narrow rule for the selected event ("--allow-host HOST:PORT"), "".
     QString selectedAllowRule() const;
 
+    // The session's terminal is launcher's run called name (a session
+    // started from this window). Without it "Open in terminal" is disabled
+    // and says why.
+    void setTerminalSource(SessionLauncher* launcher, const QString& name);
+    // The program run in the terminal emulator as PROGRAM --attach SOCKET:
+    // moat-manager itself by default (defaultAttachProgram()).
+    void setAttachProgram(const QString& program) { attachProgram_ = program; }
+    QString attachProgram() const { return attachProgram_; }
+    static QString defaultAttachProgram();
+
 public slots:
     // Opens the confirmation for selectedAllowRule().
     void allowSelectedNextTime();
+    // Starts the user's terminal emulator attached to this session's terminal.
+    void openInTerminal();
 
 signals:
     // The details of the selected event are shown (for tests and the bench).
     void detailsShown(quint64 seq);
+    // A terminal emulator was started, to attach to relay.
+    void terminalOpened(TerminalRelay* relay);
 
 private:
     QWidget* buildTimelineTab();
     QWidget* buildNetworkTab();
     void onCurrentChanged(const QModelIndex& current);
     void updateStatus();
+    QWidget* buildTerminalBar();
+    void updateTerminalButton();
 
     QString sessionId_;
     QString profileDir_;
@@ -87,6 +112,12 @@ private:
     QPlainTextEdit* details_ = nullptr;
     QPushButton* allow_ = nullptr;
     QLabel* status_ = nullptr;
+    QPushButton* openInTerminal_ = nullptr;
+    QLabel* terminalNote_ = nullptr;
+    QPointer<SessionLauncher> launcher_;
+    QString terminalName_;
+    QString attachProgram_;
+    QPointer<TerminalRelay> watchedRelay_;
     QJsonObject selected_;
     quint64 wantedSeq_ = 0;
 };
