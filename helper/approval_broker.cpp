@@ -51,6 +51,7 @@ QString grantKey(const QJsonObject& http)
 
 struct ApprovalBroker::Pending {
     QString session;
+    QString profile;    // as the session's spec records it
     bool http = false;  // an ask rule's held request: no successor
     EscalationRequest request;
     QJsonObject shown;  // the ListApprovals entry
@@ -119,10 +120,12 @@ void ApprovalBroker::onRequest(const QString& session, const QJsonObject& messag
     auto pending = std::make_shared<Pending>();
     pending->session = session;
     pending->request = request.value();
+    pending->profile = profileOf(session);
     const QDateTime requested = QDateTime::currentDateTimeUtc();
     pending->shown = QJsonObject{
         {key("id"), rid},
         {key("session"), session},
+        {key("profile"), pending->profile},
         {key("kind"), key("successor")},
         {key("flags"), toJsonArray(request->flagArguments())},
         {key("command"), toJsonArray(request->command)},
@@ -154,15 +157,22 @@ void ApprovalBroker::onHttpRequest(const QString& rid, const QString& session, c
     auto pending = std::make_shared<Pending>();
     pending->session = session;
     pending->http = true;
+    pending->profile = profileOf(session);
     pending->shown = QJsonObject{
         {key("id"), rid},
         {key("session"), session},
+        {key("profile"), pending->profile},
         {key("kind"), key("http")},
         {key("http"), approval->http},
         {key("requested"), requested.toString(Qt::ISODate)},
         {key("expires"), approval->expires.toString(Qt::ISODate)},
     };
     wait(rid, std::move(pending), std::max<qint64>(requested.msecsTo(approval->expires), 0));
+}
+
+QString ApprovalBroker::profileOf(const QString& session) const
+{
+    return sessions_.records().spec(session).value(key("profile")).toString();
 }
 
 void ApprovalBroker::wait(const QString& rid, std::shared_ptr<Pending> pending, qint64 milliseconds)
@@ -208,8 +218,9 @@ QJsonArray ApprovalBroker::pending() const
 }
 
 Result<QJsonObject> ApprovalBroker::answer(const QString& requestId, bool approve, const Caller& caller,
-                                           const QString& client, bool forSession)
+                                           const QString& client, Scope scope)
 {
+    const bool forSession = scope == Scope::Session;
     const auto waiting = pending_.value(requestId);
     if (!waiting) {
         return Error{"no pending request has the id '" + requestId.toStdString() +
@@ -222,6 +233,22 @@ Result<QJsonObject> ApprovalBroker::answer(const QString& requestId, bool approv
                      "answer this one with the scope 'once'",
                      EINVAL};
     }
+    if (scope == Scope::Profile) {
+        // Only what a profile can hold (allow_host): sudo, docker and an
+        // open network are never made "always" from a prompt.
+        const EscalationRequest& asked = waiting->request;
+        if (!approve || waiting->http || asked.allowHosts.empty() || asked.sudo || asked.docker || asked.netOpen) {
+            return Error{"the scope 'profile' applies to approving a `moat request` that asks for --allow-host only; "
+                         "answer this one with the scope 'once'",
+                         EINVAL};
+        }
+        // `moat run` without --profile records "default" and reads no file.
+        if (waiting->profile.isEmpty() || waiting->profile == QLatin1String("default")) {
+            return Error{"the scope 'profile' needs a session started with --profile NAME; this one runs without "
+                         "a profile: answer it with the scope 'once'",
+                         EINVAL};
+        }
+    }
     QJsonObject by{{key("uid"), static_cast<qint64>(caller.uid)},
                    {key("user"), caller.user},
                    {key("client"), client},
@@ -232,6 +259,9 @@ Result<QJsonObject> ApprovalBroker::answer(const QString& requestId, bool approv
         setBy.remove(key("scope"));
         setBy.insert(key("rid"), requestId);
         sessionGrants_[waiting->session].insert(grantKey(waiting->shown.value(key("http")).toObject()), setBy);
+    } else if (scope == Scope::Profile) {
+        by.insert(key("scope"), key("profile"));
+        by.insert(key("profile"), waiting->profile);
     }
     // An HTTP request is forwarded or refused by its supervisor: nothing starts.
     const bool successor = approve && !waiting->http && sessions_.hasClient(waiting->session);

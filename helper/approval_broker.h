@@ -46,8 +46,10 @@ public:
     // The session ended: its pending requests are withdrawn.
     void onSessionEnded(const QString& session);
 
-    // ListApprovals: {"id","session","kind":"successor","flags","command","reason","requested","expires"}
-    // or {"id","session","kind":"http","http":{method,host,port,path,rule[,refs]},"requested","expires"}.
+    // ListApprovals: {"id","session","profile","kind":"successor","flags","command","reason","requested","expires"}
+    // or {"id","session","profile","kind":"http","http":{method,host,port,path,rule[,refs]},"requested","expires"};
+    // "profile": the profile name the session's spec records ("default"
+    // when it was started without --profile; moat run records no value).
     QJsonArray pending() const;
     // AnswerApproval: the decision as sent and recorded, or an error whose
     // `what` is for the caller (no such request).
@@ -58,8 +60,17 @@ public:
     // is approved from now on without asking, until the session ends; each
     // such decision is recorded with {"scope":"session","set_by":{the
     // answer's uid, user, client, time and rid}}.
+    //
+    // Profile (scope "profile"; approving a `moat request` that asks for
+    // --allow-host only, from a session started with --profile NAME (not
+    // "default", which is what a session without one records), else
+    // EINVAL): approved as Once; the client writes
+    // the hosts into the session's profile file itself (moatd never writes
+    // the user's profiles), and the record says so: "by" carries
+    // "scope":"profile" and "profile":NAME.
+    enum class Scope { Once, Session, Profile };
     Result<QJsonObject> answer(const QString& requestId, bool approve, const Caller& caller, const QString& client,
-                               bool forSession = false);
+                               Scope scope = Scope::Once);
 
 signals:
     void approvalRequested(const QString& requestId, const QString& requestJson);
@@ -68,6 +79,7 @@ signals:
 private:
     struct Pending;
     void onHttpRequest(const QString& rid, const QString& session, const QJsonObject& message);
+    QString profileOf(const QString& session) const;
     void wait(const QString& rid, std::shared_ptr<Pending> pending, qint64 milliseconds);
     QJsonObject decide(const QString& requestId, const QString& session, const QString& decision, const QJsonObject& by,
                        const QString& reason, bool successor);

@@ -8,6 +8,7 @@
 #include <QDBusConnection>
 #include <QDBusMessage>
 #include <QFile>
+#include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -226,11 +227,15 @@ QString ManagerService::AnswerApprovalScoped(const QString& request_id, bool app
                        QStringLiteral("client must be cli, gui or terminal (it goes into the record)"));
         return {};
     }
-    if (scope != QLatin1String("once") && scope != QLatin1String("session")) {
-        sendErrorReply(kErrorInvalidArgument, QStringLiteral("scope must be once or session"));
+    static const QHash<QString, ApprovalBroker::Scope> kScopes = {
+        {key("once"), ApprovalBroker::Scope::Once},
+        {key("session"), ApprovalBroker::Scope::Session},
+        {key("profile"), ApprovalBroker::Scope::Profile}};
+    if (!kScopes.contains(scope)) {
+        sendErrorReply(kErrorInvalidArgument, QStringLiteral("scope must be once, session or profile"));
         return {};
     }
-    auto decided = approvals_->answer(request_id, approve, *caller, client, scope == QLatin1String("session"));
+    auto decided = approvals_->answer(request_id, approve, *caller, client, kScopes.value(scope));
     if (!decided) {
         sendErrorReply(decided.error().errnum == EINVAL ? kErrorInvalidArgument : kErrorNoSuchRequest,
                        QString::fromStdString(decided.error().what));

@@ -44,7 +44,7 @@ public slots:
     QString ReadTimeline(const QString& id, qulonglong after_seq, uint max_events);
     QString ListApprovals();
     QString AnswerApproval(const QString& request_id, bool approve, const QString& client);
-    // scope "once" (as AnswerApproval) or "session" (ApprovalBroker::answer).
+    // scope "once" (as AnswerApproval), "session" or "profile" (ApprovalBroker::answer).
     QString AnswerApprovalScoped(const QString& request_id, bool approve, const QString& scope, const QString& client);
     void SetSecret(const QString& name, const QString& value, const QStringList& hosts, const QStringList& headers);
     QString ListSecrets();

@@ -14,17 +14,28 @@ namespace moat::gui {
 
 AllowRuleDialog::AllowRuleDialog(const QString& flag, const QString& profileDir, const QStringList& profiles,
                                  QWidget* parent)
+    : AllowRuleDialog(QStringList{flag.section(QLatin1Char(' '), 1)}, profileDir, profiles, parent)
+{
+}
+
+AllowRuleDialog::AllowRuleDialog(const QStringList& hosts, const QString& profileDir, const QStringList& profiles,
+                                 QWidget* parent)
     : QDialog(parent),
-      host_(flag.section(QLatin1Char(' '), 1)),
+      hosts_(hosts),
       writer_(profileDir),
       profile_(new QComboBox(this)),
       message_(new QLabel(this)),
       preview_(new QPlainTextEdit(this))
 {
     setWindowTitle(tr("Allow this next time"));
+    QStringList flags;
+    for (const QString& host : hosts_) {
+        flags.append(QStringLiteral("--allow-host ") + host);
+    }
     auto* intro = new QLabel(tr("Sessions started with the profile below will be allowed to reach <b>%1</b> "
                                 "(<code>%2</code>). Nothing is written until you choose \"Write to profile\".")
-                                 .arg(host_.toHtmlEscaped(), flag.toHtmlEscaped()),
+                                 .arg(hosts_.join(QStringLiteral(", ")).toHtmlEscaped(),
+                                      flags.join(QLatin1Char(' ')).toHtmlEscaped()),
                              this);
     intro->setWordWrap(true);
     intro->setTextFormat(Qt::RichText);
@@ -70,6 +81,16 @@ void AllowRuleDialog::setProfileName(const QString& name)
     refresh();
 }
 
+void AllowRuleDialog::lockProfile(const QString& name)
+{
+    setProfileName(name);
+    profile_->setEditable(false);
+    profile_->clear();
+    profile_->addItem(name);
+    profile_->setEnabled(false);
+    refresh();
+}
+
 QString AllowRuleDialog::profileName() const
 {
     return profile_->currentText().trimmed();
@@ -87,15 +108,24 @@ QString AllowRuleDialog::message() const
 
 void AllowRuleDialog::refresh()
 {
-    plan_ = writer_.plan(profileName(), host_);
+    plan_ = writer_.plan(profileName(), hosts_);
     if (!plan_.error.isEmpty()) {
         message_->setText(plan_.error);
     } else if (plan_.alreadyThere) {
-        message_->setText(tr("%1 already allows %2.").arg(plan_.path, host_));
+        message_->setText(tr("%1 already allows %2.").arg(plan_.path, hosts_.join(QStringLiteral(", "))));
     } else {
-        message_->setText((plan_.creates ? tr("%1 will be created with this text (added: %2):")
-                                         : tr("%1 will read as below (added: %2):"))
-                              .arg(plan_.path, plan_.added));
+        QString text = (plan_.creates ? tr("%1 will be created with this text (added: %2):")
+                                      : tr("%1 will read as below (added: %2):"))
+                           .arg(plan_.path, plan_.added);
+        if (!plan_.parameter.isEmpty()) {
+            // The session recorded the profile's name, not its value: the
+            // host applies to every value it is started with.
+            text.prepend(tr("This profile takes a value (${%1}); the hosts apply whatever value it is started "
+                            "with.")
+                             .arg(plan_.parameter) +
+                         QLatin1Char(' '));
+        }
+        message_->setText(text);
     }
     preview_->setPlainText(previewText());
     write_->setEnabled(plan_.error.isEmpty() && !plan_.alreadyThere);

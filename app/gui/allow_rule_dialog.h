@@ -23,8 +23,13 @@ public:
     // profiles; profiles: their names (the first is chosen).
     AllowRuleDialog(const QString& flag, const QString& profileDir, const QStringList& profiles,
                     QWidget* parent = nullptr);
+    // hosts: HOST[:PORT] each, added together.
+    AllowRuleDialog(const QStringList& hosts, const QString& profileDir, const QStringList& profiles,
+                    QWidget* parent = nullptr);
 
     void setProfileName(const QString& name);
+    // The profile is given (the session's) and cannot be changed here.
+    void lockProfile(const QString& name);
     QString profileName() const;
     // The file's text as it will be written, or "" when it cannot be.
     QString previewText() const;
@@ -38,7 +43,7 @@ public:
 private:
     void refresh();
 
-    QString host_;
+    QStringList hosts_;
     ProfileRuleWriter writer_;
     ProfileRuleWriter::Plan plan_;
     QComboBox* profile_;

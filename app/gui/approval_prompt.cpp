@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "approval_prompt.h"
 
+#include "allow_rule_dialog.h"
 #include "approval_queue.h"
 #include "approval_text.h"
 #include "untrusted_text.h"
@@ -23,6 +24,8 @@
 
 #include <algorithm>
 
+#include "policy/profile.h"
+
 namespace moat::gui {
 
 namespace {
@@ -44,7 +47,10 @@ QLabel* plainLabel(QWidget* parent, const QString& objectName)
 
 }  // namespace
 
-ApprovalPrompt::ApprovalPrompt(ApprovalQueue* queue, QWidget* parent) : QWidget(parent), queue_(queue)
+ApprovalPrompt::ApprovalPrompt(ApprovalQueue* queue, QWidget* parent)
+    : QWidget(parent),
+      queue_(queue),
+      profileScope_(QString::fromStdString(userProfileDir()), QString::fromStdString(builtinProfileDir()))
 {
     // A window of its own that does not take the focus when it appears.
     setWindowFlags(Qt::Window | Qt::WindowStaysOnTopHint | Qt::WindowDoesNotAcceptFocus);
@@ -67,6 +73,13 @@ ApprovalPrompt::ApprovalPrompt(ApprovalQueue* queue, QWidget* parent) : QWidget(
     connect(queue_, &ApprovalQueue::entryAdded, this, &ApprovalPrompt::sync);
     connect(queue_, &ApprovalQueue::entryChanged, this, &ApprovalPrompt::sync);
     connect(queue_, &ApprovalQueue::entryRemoved, this, &ApprovalPrompt::sync);
+    connect(queue_, &ApprovalQueue::entryRemoved, this, [this](const QString& key) {
+        // Decided elsewhere, or timed out, while its confirmation is open:
+        // nothing is written for a request that no longer waits.
+        if (confirmation_ && key == confirmationKey_) {
+            confirmation_->reject();
+        }
+    });
     connect(queue_, &ApprovalQueue::answerFailed, this, [this](const QString&, const QString& message) {
         status_->setText(message);
         sync();
@@ -125,10 +138,8 @@ void ApprovalPrompt::buildUi()
     session_->setAccessibleName(tr("Approve this request and the same request from this session later"));
     profile_ = new QRadioButton(tr("Always for this &profile"), scopeBox);
     profile_->setObjectName(QStringLiteral("scopeProfile"));
-    profile_->setAccessibleName(tr("Approve always for this profile"));
+    profile_->setAccessibleName(tr("Approve now and add the hosts to this session's profile"));
     profile_->setEnabled(false);
-    profile_->setToolTip(tr("Not available yet: moat-manager does not write grants into policy.toml. Add the host "
-                            "or flag to policy.toml yourself (docs/manager.md)."));
     scopes_ = new QButtonGroup(this);
     scopes_->addButton(once_);
     scopes_->addButton(session_);
@@ -186,7 +197,8 @@ void ApprovalPrompt::buildUi()
     setTabOrder(command_, reason_);
     setTabOrder(reason_, once_);
     setTabOrder(once_, session_);
-    setTabOrder(session_, deny_);
+    setTabOrder(session_, profile_);
+    setTabOrder(profile_, deny_);
     setTabOrder(deny_, approve_);
 }
 
@@ -218,6 +230,17 @@ qint64 ApprovalPrompt::remainingMs() const
 bool ApprovalPrompt::isArmed() const
 {
     return approve_->isEnabled() && !arm_->isActive();
+}
+
+AllowRuleDialog* ApprovalPrompt::confirmation() const
+{
+    return confirmation_.data();
+}
+
+void ApprovalPrompt::setProfileDirs(const QString& userDir, const QString& builtinDir)
+{
+    profileScope_ = ProfileScope(userDir, builtinDir);
+    showEntry(queue_->entry(currentKey_), false);
 }
 
 void ApprovalPrompt::sync()
@@ -275,7 +298,7 @@ void ApprovalPrompt::showEntry(const ApprovalEntry* entry, bool changed)
     reasonLabel_->setVisible(!http);
     reason_->setVisible(!http);
     // Quoted, so that it reads as the agent's words and not moat's.
-    reason_->setText(QStringLiteral("“%1”").arg(shownUntrusted(entry->reason, kReasonChars)));
+    reason_->setText(tr("“%1”").arg(shownUntrusted(entry->reason, kReasonChars)));
     if (http) {
         policy_->setText(tr("Your rule: %1").arg(shownUntrusted(entry->http.value(QLatin1String("rule")).toString())));
     } else {
@@ -290,6 +313,16 @@ void ApprovalPrompt::showEntry(const ApprovalEntry* entry, bool changed)
     session_->setToolTip(http ? QString()
                               : tr("An approved request starts a new sandbox in place of this session: there is "
                                    "no later request from this session to approve."));
+    const QString problem = profileScope_.problem(*entry);
+    profile_->setEnabled(problem.isEmpty());
+    profile_->setToolTip(problem.isEmpty()
+                             ? tr("Approve now, and add %1 to the profile %2 once you have seen the file's new text: "
+                                  "sessions started with --profile %2 may then reach it without asking.")
+                                   .arg(ProfileScope::hosts(*entry).join(QStringLiteral(", ")), entry->profile)
+                             : problem);
+    if (!profile_->isEnabled() && profile_->isChecked()) {
+        once_->setChecked(true);
+    }
     if (!changed) {
         return;
     }
@@ -365,11 +398,55 @@ void ApprovalPrompt::answer(bool approve)
     if (currentKey_.isEmpty() || !isArmed()) {
         return;
     }
+    if (approve && profile_->isChecked() && profile_->isEnabled()) {
+        confirmProfile();
+        return;
+    }
     ApprovalScope scope = ApprovalScope::Once;
-    if (session_->isChecked() && session_->isEnabled()) {
+    // A deny has no scope (moatd refuses one): it answers this request only.
+    if (approve && session_->isChecked() && session_->isEnabled()) {
         scope = ApprovalScope::Session;
     }
     queue_->answer(currentKey_, approve, scope);
+}
+
+void ApprovalPrompt::confirmProfile()
+{
+    const ApprovalEntry* entry = queue_->entry(currentKey_);
+    if (!entry || confirmation_) {
+        return;
+    }
+    auto* dialog = new AllowRuleDialog(ProfileScope::hosts(*entry), profileScope_.userDir(), {}, this);
+    dialog->setObjectName(QStringLiteral("profileConfirmation"));
+    dialog->setWindowTitle(tr("Always for the profile %1").arg(entry->profile));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->lockProfile(entry->profile);
+    confirmation_ = dialog;
+    confirmationKey_ = currentKey_;
+    connect(dialog, &QDialog::finished, this, &ApprovalPrompt::onConfirmed);
+    status_->setText(tr("Check the profile's new text; nothing is approved until it is written."));
+    dialog->open();  // window-modal: the prompt takes no answer meanwhile
+}
+
+void ApprovalPrompt::onConfirmed(int result)
+{
+    const QString key = confirmationKey_;
+    const QString path = confirmation_ ? confirmation_->plan().path : QString();
+    confirmationKey_.clear();
+    const ApprovalEntry* entry = queue_->entry(key);
+    if (result != QDialog::Accepted) {
+        if (entry) {
+            status_->setText(tr("Nothing was written and nothing approved; the request still waits."));
+        }
+        return;
+    }
+    if (!entry || entry->answering) {
+        // The file is written, but the request was decided in between.
+        status_->setText(tr("%1 now allows the hosts, but moatd decided the request meanwhile.").arg(path));
+        return;
+    }
+    status_->setText(tr("%1 now allows the hosts; the request is approved.").arg(path));
+    queue_->answer(key, true, ApprovalScope::Profile);
 }
 
 bool ApprovalPrompt::eventFilter(QObject* watched, QEvent* event)

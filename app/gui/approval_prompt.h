@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "profile_scope.h"
+
 #include <QElapsedTimer>
+#include <QPointer>
 #include <QString>
 #include <QWidget>
 
@@ -14,6 +17,7 @@ class QTimer;
 
 namespace moat::gui {
 
+class AllowRuleDialog;
 class ApprovalQueue;
 struct ApprovalEntry;
 
@@ -28,6 +32,12 @@ struct ApprovalEntry;
 // kArmMs after an entry appears or what it shows changes: a keypress meant
 // for another window, or a click at the moment the text changes under the
 // pointer, answers nothing. There is no default button.
+//
+// "Always for this profile" (ProfileScope says when it is offered) first
+// shows the session's profile file as it will read with the hosts added
+// (AllowRuleDialog, window-modal); only once it is written is the request
+// approved, with the scope "profile" (moatd records it). Cancel writes and
+// answers nothing: the request waits on.
 //
 // Trust: everything the agent wrote is shown through shownUntrusted() in
 // labels with Qt::PlainText (never rich text).
@@ -54,6 +64,11 @@ public:
     qint64 remainingMs() const;
     // Whether Approve and Deny take input (false in the first kArmMs).
     bool isArmed() const;
+    // Where "always for this profile" looks for and writes profiles
+    // (default: userProfileDir() and builtinProfileDir()).
+    void setProfileDirs(const QString& userDir, const QString& builtinDir);
+    // The open confirmation of "always for this profile", or null.
+    AllowRuleDialog* confirmation() const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -68,6 +83,8 @@ private:
     void pause();
     void allowFocus();
     void answer(bool approve);
+    void confirmProfile();
+    void onConfirmed(int result);
 
     ApprovalQueue* queue_ = nullptr;
     QListWidget* list_ = nullptr;
@@ -89,6 +106,9 @@ private:
     QPushButton* approve_ = nullptr;
     QTimer* arm_ = nullptr;
     QTimer* ticker_ = nullptr;
+    ProfileScope profileScope_;
+    QPointer<AllowRuleDialog> confirmation_;
+    QString confirmationKey_;
 
     QString currentKey_;
     quint64 currentRevision_ = 0;

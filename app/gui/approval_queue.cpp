@@ -36,7 +36,15 @@ QString mergeKey(const ApprovalEntry& entry)
 
 QString scopeWord(ApprovalScope scope)
 {
-    return scope == ApprovalScope::Session ? QStringLiteral("session") : QStringLiteral("once");
+    switch (scope) {
+        case ApprovalScope::Session:
+            return QStringLiteral("session");
+        case ApprovalScope::Profile:
+            return QStringLiteral("profile");
+        case ApprovalScope::Once:
+            break;
+    }
+    return QStringLiteral("once");
 }
 
 }  // namespace
@@ -129,6 +137,7 @@ void ApprovalQueue::addRequest(const QString& requestId, const QString& requestJ
     incoming.command = strings(request.value(QLatin1String("command")));
     incoming.reason = request.value(QLatin1String("reason")).toString();
     incoming.policy = request.value(QLatin1String("policy")).toString();
+    incoming.profile = request.value(QLatin1String("profile")).toString();
     incoming.http = request.value(QLatin1String("http")).toObject();
     incoming.expires = QDateTime::fromString(request.value(QLatin1String("expires")).toString(), Qt::ISODate);
     incoming.sessionName = sessionNames_.value(incoming.session);
@@ -186,7 +195,7 @@ void ApprovalQueue::removeRequest(const QString& requestId, const QString& decis
 void ApprovalQueue::answer(const QString& key, bool approve, ApprovalScope scope)
 {
     const int index = indexOf(key);
-    if (index < 0 || scope == ApprovalScope::Profile) {
+    if (index < 0) {
         return;
     }
     ApprovalEntry& entry = entries_[index];

@@ -17,7 +17,7 @@ class MoatdConnection;
 enum class ApprovalScope {
     Once,     // this request only
     Session,  // this request, and the same request from the same session later (moatd approves those)
-    Profile,  // always for the session's profile: not offered yet (see docs/manager.md)
+    Profile,  // as Once; the client wrote the hosts into the session's profile first (ProfileScope)
 };
 
 // One thing asked for, by one session: the requests moatd holds that ask
@@ -30,6 +30,7 @@ struct ApprovalEntry {
     QStringList requestIds;  // moatd's ids of the merged requests, oldest first
     QString session;
     QString sessionName;     // from ListSessions, when known
+    QString profile;         // the profile the session's spec records ("default": none given)
     QString kind;            // "successor" (moat request) or "http" (an ask rule)
     QStringList flags;       // successor: as `moat run` spells them
     QStringList command;     // successor: the command it is to run (empty: the same again)

@@ -57,6 +57,11 @@ bool ProfileRuleWriter::validProfileName(const QString& name)
 
 ProfileRuleWriter::Plan ProfileRuleWriter::plan(const QString& name, const QString& allowHost) const
 {
+    return plan(name, QStringList{allowHost});
+}
+
+ProfileRuleWriter::Plan ProfileRuleWriter::plan(const QString& name, const QStringList& allowHosts) const
+{
     Plan plan;
     if (!validProfileName(name)) {
         plan.error = tr("\"%1\" is not a profile name: use letters, digits, '.', '_' and '-'.").arg(name);
@@ -75,53 +80,29 @@ ProfileRuleWriter::Plan ProfileRuleWriter::plan(const QString& name, const QStri
         plan.creates = true;
     }
     const std::string source = plan.path.toStdString();
+    QStringList added;
     try {
-        const toml::table table = toml::parse(text.toStdString(), source);
-        const toml::node* hosts = table.get("allow_host");
-        if (hosts != nullptr && hosts->is_array()) {
-            const toml::array& array = *hosts->as_array();
-            for (const toml::node& entry : array) {
-                if (entry.value<std::string>() == allowHost.toStdString()) {
-                    plan.alreadyThere = true;
-                    plan.added = quoted(allowHost);
-                    plan.newText = text;
-                    return plan;
-                }
-            }
-            // Insert before the array's closing bracket: comments and the
-            // other entries stay as the user wrote them.
-            const qsizetype end = offsetOf(text, array.source().end);
-            const qsizetype close = text.lastIndexOf(QLatin1Char(']'), end - 1);
-            if (close < 0) {
-                plan.error = tr("The allow_host list in %1 could not be located.").arg(plan.path);
+        for (const QString& allowHost : allowHosts) {
+            if (!addHost(text, allowHost, source, &plan)) {
                 return plan;
             }
-            plan.added = quoted(allowHost);
-            const QString separator = array.empty() ? QString() : QStringLiteral(", ");
-            qsizetype at = close;
-            while (at > 0 && text.at(at - 1).isSpace()) {
-                --at;  // after the last entry, before any newline
+            if (!plan.added.isEmpty()) {
+                added.append(plan.added);
             }
-            const bool trailingComma = at > 0 && text.at(at - 1) == QLatin1Char(',');
-            text.insert(at, (trailingComma ? QStringLiteral(" ") : separator) + plan.added);
-        } else if (hosts != nullptr) {
-            plan.error = tr("allow_host in %1 is not a list; fix the file first.").arg(plan.path);
+        }
+        plan.alreadyThere = added.isEmpty();
+        plan.added = added.join(QStringLiteral(", "));
+        if (plan.alreadyThere) {
+            plan.newText = text;
             return plan;
-        } else {
-            plan.added = QStringLiteral("allow_host = [%1]").arg(quoted(allowHost));
-            if (!text.isEmpty() && !text.endsWith(QLatin1Char('\n'))) {
-                text += QLatin1Char('\n');
-            }
-            if (plan.creates) {
-                text += QStringLiteral("description = \"%1\"\n").arg(tr("written by moat-manager"));
-            }
-            text += plan.added + QLatin1Char('\n');
         }
         // Read back as `moat run --profile` reads it (a parameterized
         // profile with a stand-in value).
-        const bool parameterized = toml::parse(text.toStdString(), source).contains("parameter");
-        const auto parsed = Profile::parse(text.toStdString(), name.toStdString(), source,
-                                           parameterized ? std::optional<std::string>("value") : std::nullopt);
+        const toml::table table = toml::parse(text.toStdString(), source);
+        plan.parameter = QString::fromStdString(table["parameter"].value_or(std::string()));
+        const auto parsed =
+            Profile::parse(text.toStdString(), name.toStdString(), source,
+                           table.contains("parameter") ? std::optional<std::string>("value") : std::nullopt);
         if (!parsed) {
             plan.error = tr("The profile would not be valid: %1").arg(QString::fromStdString(parsed.error().message()));
             return plan;
@@ -136,6 +117,53 @@ ProfileRuleWriter::Plan ProfileRuleWriter::plan(const QString& name, const QStri
     }
     plan.newText = text;
     return plan;
+}
+
+bool ProfileRuleWriter::addHost(QString& text, const QString& allowHost, const std::string& source, Plan* plan)
+{
+    plan->added.clear();
+    const toml::table table = toml::parse(text.toStdString(), source);
+    const toml::node* hosts = table.get("allow_host");
+    if (hosts != nullptr && hosts->is_array()) {
+        const toml::array& array = *hosts->as_array();
+        for (const toml::node& entry : array) {
+            if (entry.value<std::string>() == allowHost.toStdString()) {
+                return true;  // there already: nothing added
+            }
+        }
+        // Insert before the array's closing bracket: comments and the
+        // other entries stay as the user wrote them.
+        const qsizetype end = offsetOf(text, array.source().end);
+        const qsizetype close = text.lastIndexOf(QLatin1Char(']'), end - 1);
+        if (close < 0) {
+            plan->error = tr("The allow_host list in %1 could not be located.").arg(plan->path);
+            return false;
+        }
+        plan->added = quoted(allowHost);
+        const QString separator = array.empty() ? QString() : QStringLiteral(", ");
+        qsizetype at = close;
+        while (at > 0 && text.at(at - 1).isSpace()) {
+            --at;  // after the last entry, before any newline
+        }
+        const bool trailingComma = at > 0 && text.at(at - 1) == QLatin1Char(',');
+        text.insert(at, (trailingComma ? QStringLiteral(" ") : separator) + plan->added);
+        return true;
+    }
+    if (hosts != nullptr) {
+        plan->error = tr("allow_host in %1 is not a list; fix the file first.").arg(plan->path);
+        return false;
+    }
+    plan->added = QStringLiteral("allow_host = [%1]").arg(quoted(allowHost));
+    if (!text.isEmpty() && !text.endsWith(QLatin1Char('\n'))) {
+        text += QLatin1Char('\n');
+    }
+    if (plan->creates && text.isEmpty()) {
+        text += QStringLiteral("description = \"%1\"\n").arg(tr("written by moat-manager"));
+    }
+    text += plan->added + QLatin1Char('\n');
+    // Later hosts of the same plan go into this new list.
+    plan->added = quoted(allowHost);
+    return true;
 }
 
 bool ProfileRuleWriter::apply(const Plan& plan, QString* error)

@@ -2,6 +2,9 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
+
+#include <string>
 
 namespace moat::gui {
 
@@ -23,18 +26,25 @@ public:
         QString path;     // the file written
         QString newText;  // all of it, as it will be
         QString added;    // the line or value added, for the dialog
+        QString parameter;  // the profile's ${parameter}, when it takes a value
         bool creates = false;
-        bool alreadyThere = false;
+        bool alreadyThere = false;  // every host is in the file already
         QString error;  // why it cannot be done; empty when it can
     };
     // What adding `allowHost` (HOST[:PORT], no flag) to profile `name` does.
     Plan plan(const QString& name, const QString& allowHost) const;
+    // The same for several hosts at once (those already there are skipped).
+    Plan plan(const QString& name, const QStringList& allowHosts) const;
     // Writes plan.newText; false with *error when it cannot.
     static bool apply(const Plan& plan, QString* error);
 
     static bool validProfileName(const QString& name);
 
 private:
+    // Adds one host to `text`; plan->added: what was added ("" when the
+    // host is there already), or plan->error and false.
+    static bool addHost(QString& text, const QString& allowHost, const std::string& source, Plan* plan);
+
     QString dir_;
 };
 

@@ -5,13 +5,18 @@
 // through ApprovalQueue::answerSent (with no connection, nothing else
 // receives them). Offscreen platform.
 
+#include "allow_rule_dialog.h"
 #include "approval_prompt.h"
 #include "approval_queue.h"
 #include "approval_tray.h"
 #include "untrusted_text.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDateTime>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,9 +25,13 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QWindow>
 
+#include "policy/profile.h"
+
+using moat::gui::AllowRuleDialog;
 using moat::gui::ApprovalPrompt;
 using moat::gui::ApprovalQueue;
 using moat::gui::ApprovalScope;
@@ -53,6 +62,27 @@ QJsonObject successorRequest(const QString& rid, const QString& session, const Q
             {QStringLiteral("requested"), expiresIn(0)},
             {QStringLiteral("expires"), expiresIn(expires)},
             {QStringLiteral("policy"), QStringLiteral("allow_host is ask")}};
+}
+
+// The same from a session that runs with the profile `profile`, asking for `flags`.
+QJsonObject profiledRequest(const QString& rid, const QString& profile, const QStringList& flags)
+{
+    QJsonObject request = successorRequest(rid, QStringLiteral("s1"), QStringLiteral("x.org"));
+    request.insert(QStringLiteral("profile"), profile);
+    request.insert(QStringLiteral("flags"), QJsonArray::fromStringList(flags));
+    return request;
+}
+
+bool writeFile(const QString& path, const QByteArray& text)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("(unreadable)");
 }
 
 // A request an `ask` HTTP rule holds, as moatd lists it.
@@ -123,6 +153,10 @@ private slots:
     void theReasonIsPlainQuotedEscapedText();
     void aLongReasonIsCutAndSaysSo();
     void sessionScopeOnlyForHttpAsks();
+    void profileScopeOnlyWhereAProfileCanHoldIt_data();
+    void profileScopeOnlyWhereAProfileCanHoldIt();
+    void profileScopeApprovesOnlyOnceTheFileIsWritten();
+    void profileScopeWritesNothingForAChangedFileOrAGoneRequest();
     void everyControlHasAnAccessibleName();
     void theTrayCountsWaitingEntries();
 };
@@ -382,6 +416,168 @@ void ApprovalPromptTest::sessionScopeOnlyForHttpAsks()
     QTest::mouseClick(child<QPushButton>(prompt, "approve"), Qt::LeftButton);
     QCOMPARE(sent.count(), 1);
     QCOMPARE(sent.at(0).at(2).value<ApprovalScope>(), ApprovalScope::Session);
+
+    // A deny has no scope (moatd refuses one): "This session" checked, Deny
+    // answers this request only.
+    feed(queue, httpRequest(QStringLiteral("h-000000000003"), QStringLiteral("s1"), QStringLiteral("/down")));
+    QTRY_VERIFY_WITH_TIMEOUT(prompt.isArmed(), ApprovalPrompt::kArmMs + 500);
+    QTest::mouseClick(session, Qt::LeftButton, {}, QPoint(4, session->height() / 2));
+    QVERIFY(session->isChecked());
+    QTest::mouseClick(child<QPushButton>(prompt, "deny"), Qt::LeftButton);
+    QCOMPARE(sent.count(), 2);
+    QCOMPARE(sent.at(1).at(1).toBool(), false);
+    QCOMPARE(sent.at(1).at(2).value<ApprovalScope>(), ApprovalScope::Once);
+}
+
+// "Always for this profile" is offered for --allow-host requests from a
+// session whose profile is a file of the user's; otherwise the radio is
+// disabled and its tooltip says why.
+void ApprovalPromptTest::profileScopeOnlyWhereAProfileCanHoldIt_data()
+{
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<QStringList>("flags");
+    QTest::addColumn<bool>("http");
+    QTest::addColumn<QString>("why");  // empty: offered
+
+    const QStringList host{QStringLiteral("--allow-host"), QStringLiteral("a.org:443")};
+    QTest::newRow("a user profile") << QStringLiteral("work") << host << false << QString();
+    QTest::newRow("two hosts") << QStringLiteral("work") << (host + QStringList{QStringLiteral("--allow-host"), QStringLiteral("*.b.org")})
+                               << false << QString();
+    QTest::newRow("sudo") << QStringLiteral("work") << (host + QStringList{QStringLiteral("--sudo")}) << false
+                          << QStringLiteral("Only --allow-host can be approved always");
+    QTest::newRow("docker") << QStringLiteral("work") << QStringList{QStringLiteral("--docker")} << false
+                            << QStringLiteral("a profile cannot grant --sudo or --docker");
+    QTest::newRow("net open") << QStringLiteral("work") << QStringList{QStringLiteral("--net"), QStringLiteral("open")} << false
+                              << QStringLiteral("does not make --net open permanent");
+    QTest::newRow("an ask rule") << QStringLiteral("work") << QStringList() << true << QStringLiteral("An ask rule holds this request");
+    QTest::newRow("no profile") << QStringLiteral("default") << host << false << QStringLiteral("This session runs without a profile");
+    QTest::newRow("moatd names none") << QStringLiteral("") << host << false << QStringLiteral("did not say which profile");
+    QTest::newRow("shipped, no user copy") << QStringLiteral("shipped") << host << false << QStringLiteral("is a profile moat ships");
+    QTest::newRow("file gone") << QStringLiteral("gone") << host << false << QStringLiteral("no longer exists");
+    QTest::newRow("not a name") << QStringLiteral("../work") << host << false << QStringLiteral("is not a name");
+}
+
+void ApprovalPromptTest::profileScopeOnlyWhereAProfileCanHoldIt()
+{
+    QFETCH(QString, profile);
+    QFETCH(QStringList, flags);
+    QFETCH(bool, http);
+    QFETCH(QString, why);
+    QTemporaryDir user;
+    QTemporaryDir builtin;
+    QVERIFY(writeFile(user.filePath(QStringLiteral("work.toml")), "description = \"work\"\n"));
+    QVERIFY(writeFile(builtin.filePath(QStringLiteral("shipped.toml")), "description = \"shipped\"\n"));
+    ApprovalQueue queue(nullptr);
+    ApprovalPrompt prompt(&queue);
+    prompt.setProfileDirs(user.path(), builtin.path());
+    QJsonObject request = http ? httpRequest(QStringLiteral("h-000000000001"), QStringLiteral("s1"), QStringLiteral("/up"))
+                               : profiledRequest(QStringLiteral("r-000000000001"), profile, flags);
+    request.insert(QStringLiteral("profile"), profile);
+    feed(queue, request);
+    auto* radio = child<QRadioButton>(prompt, "scopeProfile");
+    QCOMPARE(radio->isEnabled(), why.isEmpty());
+    QVERIFY2(radio->toolTip().contains(why), qPrintable(radio->toolTip()));
+    if (why.isEmpty()) {
+        QVERIFY2(radio->toolTip().contains(QStringLiteral("--profile ") + profile), qPrintable(radio->toolTip()));
+    }
+}
+
+void ApprovalPromptTest::profileScopeApprovesOnlyOnceTheFileIsWritten()
+{
+    QTemporaryDir user;
+    const QString file = user.filePath(QStringLiteral("work.toml"));
+    const QByteArray before = "# mine\ndescription = \"work\"\nallow_host = [\"pypi.org\"]  # keep\n";
+    QVERIFY(writeFile(file, before));
+    ApprovalQueue queue(nullptr);
+    ApprovalPrompt prompt(&queue);
+    prompt.setProfileDirs(user.path(), QStringLiteral("/nonexistent"));
+    QSignalSpy sent(&queue, &ApprovalQueue::answerSent);
+    feed(queue, profiledRequest(QStringLiteral("r-000000000001"), QStringLiteral("work"),
+                                {QStringLiteral("--allow-host"), QStringLiteral("a.org:443"), QStringLiteral("--allow-host"),
+                                 QStringLiteral("*.b.org")}));
+    auto* radio = child<QRadioButton>(prompt, "scopeProfile");
+    QVERIFY(radio->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(prompt.isArmed(), ApprovalPrompt::kArmMs + 500);
+    const QString after = QStringLiteral("# mine\ndescription = \"work\"\nallow_host = [\"pypi.org\", \"a.org:443\", "
+                                         "\"*.b.org\"]  # keep\n");
+    for (const bool write : {false, true}) {
+        QTest::mouseClick(radio, Qt::LeftButton, {}, QPoint(4, radio->height() / 2));  // on its circle
+        QVERIFY(radio->isChecked());
+        QTest::mouseClick(child<QPushButton>(prompt, "approve"), Qt::LeftButton);
+        // Nothing is answered yet: the file's new text is shown first, for
+        // the session's profile only.
+        QCOMPARE(sent.count(), 0);
+        AllowRuleDialog* dialog = prompt.confirmation();
+        QVERIFY(dialog != nullptr);
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(dialog->previewText(), after);
+        QCOMPARE(dialog->profileName(), QStringLiteral("work"));
+        QVERIFY(!dialog->findChild<QComboBox*>()->isEnabled());
+        QVERIFY2(dialog->message().contains(file), qPrintable(dialog->message()));
+        auto* buttons = dialog->findChild<QDialogButtonBox*>();
+        QTest::mouseClick(write ? dialog->writeButton() : buttons->button(QDialogButtonBox::Cancel), Qt::LeftButton);
+        QTRY_VERIFY(prompt.confirmation() == nullptr);
+        if (!write) {
+            // Cancelled: nothing written, nothing answered, the request waits.
+            QCOMPARE(sent.count(), 0);
+            QCOMPARE(readFile(file), before);
+            QVERIFY(prompt.isVisible());
+            QCOMPARE(queue.pendingCount(), 1);
+            QVERIFY2(child<QLabel>(prompt, "status")->text().contains(QLatin1String("Nothing was written")),
+                     qPrintable(child<QLabel>(prompt, "status")->text()));
+        }
+    }
+    // Written, then approved with the scope "profile".
+    QCOMPARE(QString::fromUtf8(readFile(file)), after);
+    QCOMPARE(sent.count(), 1);
+    QCOMPARE(sent.at(0).at(1).toBool(), true);
+    QCOMPARE(sent.at(0).at(2).value<ApprovalScope>(), ApprovalScope::Profile);
+    // As `moat run --profile work` reads it.
+    const auto loaded = moat::Profile::load("work", user.path().toStdString(), "/nonexistent");
+    QVERIFY(loaded);
+    QCOMPARE(loaded->flags.allowHosts, (std::vector<std::string>{"pypi.org", "a.org:443", "*.b.org"}));
+}
+
+void ApprovalPromptTest::profileScopeWritesNothingForAChangedFileOrAGoneRequest()
+{
+    QTemporaryDir user;
+    const QString file = user.filePath(QStringLiteral("work.toml"));
+    QVERIFY(writeFile(file, "description = \"work\"\n"));
+    ApprovalQueue queue(nullptr);
+    ApprovalPrompt prompt(&queue);
+    prompt.setProfileDirs(user.path(), QStringLiteral("/nonexistent"));
+    QSignalSpy sent(&queue, &ApprovalQueue::answerSent);
+    const QString rid = QStringLiteral("r-000000000001");
+    feed(queue, profiledRequest(rid, QStringLiteral("work"), {QStringLiteral("--allow-host"), QStringLiteral("a.org")}));
+    auto* radio = child<QRadioButton>(prompt, "scopeProfile");
+    QTRY_VERIFY_WITH_TIMEOUT(prompt.isArmed(), ApprovalPrompt::kArmMs + 500);
+    QTest::mouseClick(radio, Qt::LeftButton, {}, QPoint(4, radio->height() / 2));
+    QTest::mouseClick(child<QPushButton>(prompt, "approve"), Qt::LeftButton);
+    AllowRuleDialog* dialog = prompt.confirmation();
+    QVERIFY(dialog != nullptr);
+    // The file changes after the preview: the text shown is not what would
+    // be written, so nothing is, and nothing is approved.
+    const QByteArray edited = "description = \"work, edited\"\n";
+    QVERIFY(writeFile(file, edited));
+    QTest::mouseClick(dialog->writeButton(), Qt::LeftButton);
+    QVERIFY(prompt.confirmation() == dialog);
+    QVERIFY2(dialog->message().contains(QLatin1String("changed meanwhile")), qPrintable(dialog->message()));
+    QCOMPARE(readFile(file), edited);
+    QCOMPARE(sent.count(), 0);
+    // A file that no longer parses: the write is refused, and says why.
+    QVERIFY(writeFile(file, "description = \"work\n"));
+    dialog->setProfileName(QStringLiteral("work"));
+    QVERIFY(!dialog->writeButton()->isEnabled());
+    QVERIFY2(dialog->message().contains(QLatin1String("not valid TOML")), qPrintable(dialog->message()));
+    QVERIFY(writeFile(file, edited));
+    dialog->setProfileName(QStringLiteral("work"));
+    QVERIFY(dialog->writeButton()->isEnabled());
+    // moatd decides the request (it timed out) while the dialog is open: the
+    // dialog closes without writing.
+    queue.removeDecided(rid, decided(rid, QStringLiteral("timed_out")));
+    QTRY_VERIFY(prompt.confirmation() == nullptr);
+    QCOMPARE(readFile(file), edited);
+    QCOMPARE(sent.count(), 0);
 }
 
 void ApprovalPromptTest::everyControlHasAnAccessibleName()
@@ -408,8 +604,10 @@ void ApprovalPromptTest::everyControlHasAnAccessibleName()
                                 .arg(widget->objectName(), QString::fromLatin1(widget->metaObject()->className()))));
     }
     QVERIFY(controls >= 8);
-    // Tab reaches Deny and Approve.
-    QWidget* next = child<QRadioButton>(prompt, "scopeSession")->nextInFocusChain();
+    // Tab reaches the scopes, Deny and Approve.
+    QCOMPARE(child<QRadioButton>(prompt, "scopeSession")->nextInFocusChain(),
+             child<QRadioButton>(prompt, "scopeProfile"));
+    QWidget* next = child<QRadioButton>(prompt, "scopeProfile")->nextInFocusChain();
     QCOMPARE(next, child<QPushButton>(prompt, "deny"));
     QCOMPARE(next->nextInFocusChain(), child<QPushButton>(prompt, "approve"));
 }

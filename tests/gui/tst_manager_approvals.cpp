@@ -10,6 +10,11 @@
 // approved "for this session", lets the same POST from the session through
 // later without asking (AnswerApprovalScoped), recorded with whose grant it
 // was; another path is still held.
+// "Always for this profile" on a `moat request --allow-host` from a session
+// started with --profile writes the host into that profile file after the
+// confirmation shows its new text (Cancel writes and answers nothing), and
+// is recorded with the scope "profile"; a new session of the profile then
+// reaches the host without asking.
 //
 // moatd answers only callers of its own uid, and the prompt runs inside
 // this test process: a row runs where the account's uid is this process's
@@ -20,6 +25,7 @@
 // for what they carry (never the agent's reason) and that they are closed
 // when moatd decides.
 
+#include "allow_rule_dialog.h"
 #include "approval_prompt.h"
 #include "approval_queue.h"
 #include "approval_tray.h"
@@ -31,6 +37,8 @@
 #include "recordingupstream.h"
 
 #include <QDBusConnection>
+#include <QDialogButtonBox>
+#include <QFile>
 #include <QDBusError>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -41,9 +49,11 @@
 #include <QTest>
 
 #include <memory>
+#include <optional>
 
 #include <unistd.h>
 
+using moat::gui::AllowRuleDialog;
 using moat::gui::ApprovalPrompt;
 using moat::gui::ApprovalQueue;
 using moat::gui::ApprovalTray;
@@ -139,6 +149,17 @@ struct GuiOnBus {
         server.unregisterObject(QStringLiteral("/org/freedesktop/Notifications"));
         QDBusConnection::disconnectFromBus(QStringLiteral("notification-server"));
     }
+    // moatd's error name for AnswerApprovalScoped(rid, approve, scope), or
+    // "ok" when it took the answer, or "" when it did not reply in 10 s.
+    QString answerScoped(const QString& rid, bool approve, const QString& scope)
+    {
+        auto got = std::make_shared<std::optional<MoatdAnswer>>();
+        connection->answerApprovalScoped(rid, approve, scope, [got](const MoatdAnswer& answer) { *got = answer; });
+        if (!QTest::qWaitFor([got] { return got->has_value(); }, 10000)) {
+            return {};
+        }
+        return (*got)->ok ? QStringLiteral("ok") : (*got)->errorName;
+    }
     GuiOnBus(const GuiOnBus&) = delete;
     GuiOnBus& operator=(const GuiOnBus&) = delete;
 
@@ -179,6 +200,8 @@ private slots:
     void anAgentsRequestIsAnsweredInThePrompt();
     void anApprovalForTheSessionLetsTheSameRequestThroughLater_data();
     void anApprovalForTheSessionLetsTheSameRequestThroughLater();
+    void anApprovalForTheProfileWritesTheHostForItsNextSessions_data();
+    void anApprovalForTheProfileWritesTheHostForItsNextSessions();
     void theUserRowsAsAnOrdinaryAccount();
 
 private:
@@ -263,14 +286,14 @@ void ManagerApprovals::anAgentsRequestIsAnsweredInThePrompt()
 
     if (answer == QLatin1String("approve")) {
         // "This session" is not for a `moat request` (its approval ends the
-        // session), nor is a scope moatd does not know: moatd refuses both,
+        // session), nor is a scope moatd does not know: moatd refuses them,
         // and the request still waits.
         const QString rid = queue.entries().at(0).requestIds.first();
-        for (const QString& scope : {QStringLiteral("session"), QStringLiteral("forever")}) {
-            auto refused = std::make_shared<MoatdAnswer>();
-            gui.connection->answerApprovalScoped(rid, true, scope, [refused](const MoatdAnswer& got) { *refused = got; });
-            QTRY_VERIFY_WITH_TIMEOUT(!refused->errorName.isEmpty() || refused->ok, 10000);
-            QCOMPARE(refused->errorName, QStringLiteral("org.moat.Error.InvalidArgument"));
+        // "profile" is not for a session started without --profile either.
+        QCOMPARE(queue.entries().at(0).profile, QStringLiteral("default"));
+        QVERIFY(!prompt.findChild<QRadioButton*>(QStringLiteral("scopeProfile"))->isEnabled());
+        for (const QString& scope : {QStringLiteral("session"), QStringLiteral("forever"), QStringLiteral("profile")}) {
+            QCOMPARE(gui.answerScoped(rid, true, scope), QStringLiteral("org.moat.Error.InvalidArgument"));
         }
         QCOMPARE(queue.entries().size(), 1);
     }
@@ -342,6 +365,10 @@ void ManagerApprovals::anApprovalForTheSessionLetsTheSameRequestThroughLater()
     QCOMPARE(queue.entries().at(0).kind, QStringLiteral("http"));
     QVERIFY2(prompt.findChild<QLabel*>(QStringLiteral("what"))->text().endsWith(QLatin1String(" /deploy")),
              qPrintable(prompt.findChild<QLabel*>(QStringLiteral("what"))->text()));
+    // Not "always for this profile": moatd refuses it for an ask rule's request.
+    QVERIFY(!prompt.findChild<QRadioButton*>(QStringLiteral("scopeProfile"))->isEnabled());
+    QCOMPARE(gui.answerScoped(queue.entries().at(0).requestIds.first(), true, QStringLiteral("profile")),
+             QStringLiteral("org.moat.Error.InvalidArgument"));
     auto* forSession = prompt.findChild<QRadioButton*>(QStringLiteral("scopeSession"));
     QVERIFY(forSession->isEnabled());
     QTRY_VERIFY_WITH_TIMEOUT(prompt.isArmed(), ApprovalPrompt::kArmMs + 1000);
@@ -386,6 +413,115 @@ void ManagerApprovals::anApprovalForTheSessionLetsTheSameRequestThroughLater()
     QCOMPARE(posts, 2);
 }
 
+void ManagerApprovals::anApprovalForTheProfileWritesTheHostForItsNextSessions_data()
+{
+    anApprovalForTheSessionLetsTheSameRequestThroughLater_data();  // root and user
+}
+
+void ManagerApprovals::anApprovalForTheProfileWritesTheHostForItsNextSessions()
+{
+    MOAT_FETCH_RUNNER(fixture_, runner);
+    if (const QString why = cannotRun(runner); !why.isEmpty()) {
+        QSKIP(qPrintable(why));
+    }
+    UpstreamPki pki(runner);
+    QVERIFY(pki.ok);
+    RecordingUpstream upstream(runner, pki);
+    const QString a = upstream.authority();
+    // The account's own policy (every host asks) and profile, as a person writes them.
+    const QString profiles = runner->configDir() + QStringLiteral("/profiles");
+    const QString file = profiles + QStringLiteral("/gui-always.toml");
+    const QByteArray before = "# for the gui test\ndescription = \"gui test\"\n";
+    const ProcessResult setUp = runner->hostShell(
+        QStringLiteral("printf 'timeout = \"90s\"\\n[allow_host]\\ndefault = \"ask\"\\n' > '%1/policy.toml' && "
+                       "mkdir -p '%2' && printf '# for the gui test\\ndescription = \"gui test\"\\n' > '%3'")
+            .arg(runner->configDir(), profiles, file));
+    QVERIFY2(setUp.succeeded(), qPrintable(setUp.describe()));
+    auto fileText = [&file] {
+        QFile read(file);
+        return read.open(QIODevice::ReadOnly) ? read.readAll() : QByteArray("(unreadable)");
+    };
+    QCOMPARE(fileText(), before);
+    const QString curl = QStringLiteral("curl -sS --cacert '%1' --noproxy '' --proxy http://127.0.0.1:3128 -o /dev/null "
+                                        "-w '%2=%{http_code}\\n' %3")
+                             .arg(pki.ca, QStringLiteral("%1"), upstream.url(QStringLiteral("/hello")));
+    const QString agent = QStringLiteral("%1 request --allow-host %2 --reason 'fetch it' -- sh -c \"%3\"; "
+                                         "echo \"REQUEST_STATUS=$?\"")
+                              .arg(runner->install().moat(), a, curl.arg(QStringLiteral("SUCCESSOR")));
+
+    GuiOnBus gui(runner);
+    QString error;
+    QVERIFY2(gui.start(&error), qPrintable(error));
+    MoatdBus& bus = gui.bus;
+    ApprovalQueue& queue = *gui.queue;
+    ApprovalPrompt& prompt = *gui.prompt;
+    prompt.setCountdownSeconds(120);
+    prompt.setProfileDirs(profiles, QStringLiteral("/nonexistent"));
+
+    const QStringList options{QStringLiteral("--profile"), QStringLiteral("gui-always"), QStringLiteral("--ro"),
+                              runner->install().dir(), QStringLiteral("--ro"), pki.dir, QStringLiteral("--upstream-ca"),
+                              pki.ca};
+    const QString name = QStringLiteral("gui-profile-scope");
+    auto session = bus.startSession(QStringList{QStringLiteral("--name"), name} + options, agent);
+    QTRY_VERIFY2_WITH_TIMEOUT(prompt.isVisible(), session->output().constData(), 30000);
+    QCOMPARE(queue.entries().at(0).profile, QStringLiteral("gui-always"));
+    const QString rid = queue.entries().at(0).requestIds.first();
+    // moatd takes "profile" only for an approval.
+    QCOMPARE(gui.answerScoped(rid, false, QStringLiteral("profile")), QStringLiteral("org.moat.Error.InvalidArgument"));
+
+    auto* always = prompt.findChild<QRadioButton*>(QStringLiteral("scopeProfile"));
+    QVERIFY2(always->isEnabled(), qPrintable(always->toolTip()));
+    QTRY_VERIFY_WITH_TIMEOUT(prompt.isArmed(), ApprovalPrompt::kArmMs + 1000);
+    const QString after = QString::fromLatin1(before) + QStringLiteral("allow_host = [\"%1\"]\n").arg(a);
+    for (const bool write : {false, true}) {
+        QTest::mouseClick(always, Qt::LeftButton, {}, QPoint(4, always->height() / 2));  // on its circle
+        QVERIFY(always->isChecked());
+        QTest::mouseClick(prompt.findChild<QPushButton*>(QStringLiteral("approve")), Qt::LeftButton);
+        AllowRuleDialog* dialog = prompt.confirmation();
+        QVERIFY(dialog != nullptr);
+        QCOMPARE(dialog->previewText(), after);
+        auto* buttons = dialog->findChild<QDialogButtonBox*>();
+        QTest::mouseClick(write ? dialog->writeButton() : buttons->button(QDialogButtonBox::Cancel), Qt::LeftButton);
+        QTRY_VERIFY(prompt.confirmation() == nullptr);
+        if (!write) {
+            // Cancelled: the file is as it was and the request still waits.
+            QCOMPARE(fileText(), before);
+            QTest::qWait(500);
+            QCOMPARE(queue.pendingCount(), 1);
+            QVERIFY(prompt.isVisible());
+            QVERIFY2(!session->output().contains("REQUEST_STATUS"), session->output().constData());
+        }
+    }
+    QTRY_VERIFY2_WITH_TIMEOUT(session->output().contains("EXIT="), session->output().constData(), 60000);
+    QByteArray output = session->output();
+    QVERIFY2(output.contains("REQUEST_STATUS=0") && output.contains("SUCCESSOR=200"), output.constData());
+    QCOMPARE(QString::fromUtf8(fileText()), after);
+
+    QString raw;
+    const QString first = bus.session(name).value(QLatin1String("id")).toString();
+    const QList<QJsonObject> decisions = decisionsOf(runner, bus, first, &raw);
+    QVERIFY2(decisions.size() == 1, qPrintable(raw));
+    QCOMPARE(decisions.first().value(QLatin1String("decision")).toString(), QStringLiteral("approved"));
+    const QJsonObject by = decisions.first().value(QLatin1String("by")).toObject();
+    QCOMPARE(by.value(QLatin1String("scope")).toString(), QStringLiteral("profile"));
+    QCOMPARE(by.value(QLatin1String("profile")).toString(), QStringLiteral("gui-always"));
+    QCOMPARE(by.value(QLatin1String("client")).toString(), QStringLiteral("gui"));
+    QCOMPARE(by.value(QLatin1String("uid")).toInteger(), static_cast<qint64>(runner->account().uid()));
+
+    // A new session of the profile, with no --allow-host of its own, reaches
+    // the host at once: nothing is asked.
+    const QString next = QStringLiteral("gui-profile-next");
+    session = bus.startSession(QStringList{QStringLiteral("--name"), next} + options, curl.arg(QStringLiteral("NEXT")));
+    QTRY_VERIFY2_WITH_TIMEOUT(session->output().contains("EXIT="), session->output().constData(), 60000);
+    output = session->output();
+    QVERIFY2(output.contains("NEXT=200") && output.contains("EXIT=0"), output.constData());
+    QVERIFY(queue.entries().isEmpty());
+    const QJsonArray flags = bus.session(next).value(QLatin1String("flags")).toArray();
+    QVERIFY2(flags.contains(QStringLiteral("allow-host:") + a),
+             QJsonDocument(flags).toJson(QJsonDocument::Compact).constData());
+    QCOMPARE(upstream.requests().size(), 2);
+}
+
 // Run as root, the "user" rows above skip (the prompt lives in this
 // process); a copy of this program runs them as the ordinary test account.
 void ManagerApprovals::theUserRowsAsAnOrdinaryAccount()
@@ -394,7 +530,8 @@ void ManagerApprovals::theUserRowsAsAnOrdinaryAccount()
     const QString failed = rerunAsOrdinaryAccount(
         fixture_,
         {QStringLiteral("anAgentsRequestIsAnsweredInThePrompt"),
-         QStringLiteral("anApprovalForTheSessionLetsTheSameRequestThroughLater")},
+         QStringLiteral("anApprovalForTheSessionLetsTheSameRequestThroughLater"),
+         QStringLiteral("anApprovalForTheProfileWritesTheHostForItsNextSessions")},
         &skip);
     if (!skip.isEmpty()) {
         QSKIP(qPrintable(skip));
