@@ -47,6 +47,52 @@
     </message>
 </context>
 <context>
+    <name>ProfileScope</name>
+    <message>
+        <source>An ask rule holds this request; moat-manager does not write HTTP rules into a profile (the first matching rule wins, so an allow rule after your ask rule would never apply). Edit the rules yourself to allow it for good.</source>
+        <translation>Eine ask-Regel hält diese Anfrage an; moat-manager schreibt keine HTTP-Regeln in ein Profil (die erste passende Regel gilt, daher würde eine allow-Regel nach Ihrer ask-Regel nie greifen). Bearbeiten Sie die Regeln selbst, um sie dauerhaft zu erlauben.</translation>
+    </message>
+    <message>
+        <source>Only --allow-host can be approved always: a profile cannot grant --sudo or --docker, and moat-manager does not make --net open permanent. Approve it once, or not at all.</source>
+        <translation>Nur --allow-host kann dauerhaft genehmigt werden: Ein Profil kann --sudo oder --docker nicht gewähren, und moat-manager macht --net open nicht dauerhaft. Genehmigen Sie es einmal oder gar nicht.</translation>
+    </message>
+    <message>
+        <source>moatd did not say which profile this session runs with.</source>
+        <translation>moatd hat nicht mitgeteilt, mit welchem Profil diese Sitzung läuft.</translation>
+    </message>
+    <message>
+        <source>This session runs without a profile (moat records it as &quot;default&quot;): no profile file is read by its next runs. Start it with --profile NAME to use this.</source>
+        <translation>Diese Sitzung läuft ohne Profil (moat zeichnet sie als „default“ auf): Ihre nächsten Läufe lesen keine Profildatei. Starten Sie sie mit --profile NAME, um dies zu nutzen.</translation>
+    </message>
+    <message>
+        <source>The session&apos;s profile &quot;%1&quot; is not a name moat-manager writes to.</source>
+        <translation>Das Profil „%1“ der Sitzung ist kein Name, in den moat-manager schreibt.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is a profile moat ships and you have no copy of it in %2; a file of that name there would replace the shipped one entirely. Copy it there first to add hosts to it.</source>
+        <translation>„%1“ ist ein mit moat ausgeliefertes Profil, von dem Sie in %2 keine Kopie haben; eine Datei dieses Namens dort würde das ausgelieferte Profil vollständig ersetzen. Kopieren Sie es zuerst dorthin, um ihm Hosts hinzuzufügen.</translation>
+    </message>
+    <message>
+        <source>The session&apos;s profile file %1 no longer exists.</source>
+        <translation>Die Profildatei %1 der Sitzung existiert nicht mehr.</translation>
+    </message>
+</context>
+<context>
+    <name>TerminalEmulator</name>
+    <message>
+        <source>$TERMINAL is &quot;%1&quot;, which is not a program found on PATH. Set TERMINAL to your terminal emulator (for example xterm or gnome-terminal).</source>
+        <translation>$TERMINAL ist „%1“, aber dieses Programm wurde im PATH nicht gefunden. Setzen Sie TERMINAL auf Ihren Terminalemulator (zum Beispiel xterm oder gnome-terminal).</translation>
+    </message>
+    <message>
+        <source>No terminal emulator was found on PATH. Install one (for example xterm, gnome-terminal or konsole), or set TERMINAL to the one you use, and try again.</source>
+        <translation>Im PATH wurde kein Terminalemulator gefunden. Installieren Sie einen (zum Beispiel xterm, gnome-terminal oder konsole) oder setzen Sie TERMINAL auf den, den Sie verwenden, und versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>Cannot start %1.</source>
+        <translation>%1 kann nicht gestartet werden.</translation>
+    </message>
+</context>
+<context>
     <name>moat::gui::AllowRuleDialog</name>
     <message>
         <source>Allow this next time</source>
@@ -87,6 +133,10 @@
     <message>
         <source>%1 changed meanwhile; check the new text and choose again.</source>
         <translation>%1 wurde inzwischen geändert; prüfen Sie den neuen Text und wählen Sie erneut.</translation>
+    </message>
+    <message>
+        <source>This profile takes a value (${%1}); the hosts apply whatever value it is started with.</source>
+        <translation>Dieses Profil nimmt einen Wert an (${%1}); die Hosts gelten für jeden Wert, mit dem es gestartet wird.</translation>
     </message>
 </context>
 <context>
@@ -168,14 +218,6 @@
         <translation>Immer für dieses &amp;Profil</translation>
     </message>
     <message>
-        <source>Approve always for this profile</source>
-        <translation>Immer für dieses Profil genehmigen</translation>
-    </message>
-    <message>
-        <source>Not available yet: moat-manager does not write grants into policy.toml. Add the host or flag to policy.toml yourself (docs/manager.md).</source>
-        <translation>Noch nicht verfügbar: moat-manager schreibt keine Genehmigungen in policy.toml. Tragen Sie den Host oder das Flag selbst in policy.toml ein (docs/manager.md).</translation>
-    </message>
-    <message>
         <source>Time left before the request is denied</source>
         <translation>Verbleibende Zeit, bis die Anfrage abgelehnt wird</translation>
     </message>
@@ -244,6 +286,38 @@
             <numerusform>Wird in %n s abgelehnt, wenn Sie nicht antworten.</numerusform>
             <numerusform>Wird in %n s abgelehnt, wenn Sie nicht antworten.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Approve now and add the hosts to this session&apos;s profile</source>
+        <translation>Jetzt genehmigen und die Hosts dem Profil dieser Sitzung hinzufügen</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>„%1“</translation>
+    </message>
+    <message>
+        <source>Approve now, and add %1 to the profile %2 once you have seen the file&apos;s new text: sessions started with --profile %2 may then reach it without asking.</source>
+        <translation>Jetzt genehmigen und %1 dem Profil %2 hinzufügen, nachdem Sie den neuen Text der Datei gesehen haben: Mit --profile %2 gestartete Sitzungen dürfen es dann ohne Nachfrage erreichen.</translation>
+    </message>
+    <message>
+        <source>Always for the profile %1</source>
+        <translation>Immer für das Profil %1</translation>
+    </message>
+    <message>
+        <source>Check the profile&apos;s new text; nothing is approved until it is written.</source>
+        <translation>Prüfen Sie den neuen Text des Profils; nichts wird genehmigt, bevor er geschrieben ist.</translation>
+    </message>
+    <message>
+        <source>Nothing was written and nothing approved; the request still waits.</source>
+        <translation>Nichts wurde geschrieben und nichts genehmigt; die Anfrage wartet weiter.</translation>
+    </message>
+    <message>
+        <source>%1 now allows the hosts, but moatd decided the request meanwhile.</source>
+        <translation>%1 erlaubt die Hosts jetzt, aber moatd hat die Anfrage inzwischen entschieden.</translation>
+    </message>
+    <message>
+        <source>%1 now allows the hosts; the request is approved.</source>
+        <translation>%1 erlaubt die Hosts jetzt; die Anfrage ist genehmigt.</translation>
     </message>
 </context>
 <context>
@@ -777,10 +851,6 @@
 <context>
     <name>moat::gui::OutputPane</name>
     <message>
-        <source>&amp;Send</source>
-        <translation>Sen&amp;den</translation>
-    </message>
-    <message>
         <source>&amp;Interrupt</source>
         <translation>&amp;Unterbrechen</translation>
     </message>
@@ -809,7 +879,11 @@
         <translation>Sendet eine Unterbrechung (Strg+C) an das Terminal des Agenten</translation>
     </message>
     <message>
-        <source>In&amp;put:</source>
+        <source>Sen&amp;d</source>
+        <translation>Sen&amp;den</translation>
+    </message>
+    <message>
+        <source>Inp&amp;ut:</source>
         <translation>&amp;Eingabe:</translation>
     </message>
 </context>
@@ -1302,6 +1376,10 @@
         <source>A session named %1 is already running from here. Choose another name.</source>
         <translation>Eine Sitzung namens %1 läuft bereits von hier aus. Wählen Sie einen anderen Namen.</translation>
     </message>
+    <message>
+        <source>%1 has no running terminal in this window.</source>
+        <translation>%1 hat in diesem Fenster kein laufendes Terminal.</translation>
+    </message>
 </context>
 <context>
     <name>moat::gui::SessionListModel</name>
@@ -1421,14 +1499,6 @@
         <translation>Status der Zeitleiste</translation>
     </message>
     <message>
-        <source>&amp;Show:</source>
-        <translation>Anzei&amp;gen:</translation>
-    </message>
-    <message>
-        <source>Sea&amp;rch:</source>
-        <translation>Su&amp;chen:</translation>
-    </message>
-    <message>
         <source>Timeline</source>
         <translation>Zeitleiste</translation>
     </message>
@@ -1457,20 +1527,70 @@
         <translation>Netzwerk nach Host</translation>
     </message>
     <message>
-        <source>%L1 events, reading…</source>
-        <translation>%L1 Ereignisse, weitere werden gelesen…</translation>
-    </message>
-    <message>
-        <source>%L1 events</source>
-        <translation>%L1 Ereignisse</translation>
-    </message>
-    <message>
         <source>Reading event %1…</source>
         <translation>Ereignis %1 wird gelesen…</translation>
     </message>
     <message>
         <source>Event %1 can no longer be read.</source>
         <translation>Ereignis %1 kann nicht mehr gelesen werden.</translation>
+    </message>
+    <message>
+        <source>Terminal status</source>
+        <translation>Terminalstatus</translation>
+    </message>
+    <message>
+        <source>Open in ter&amp;minal</source>
+        <translation>Im &amp;Terminal öffnen</translation>
+    </message>
+    <message>
+        <source>Open the session in your terminal emulator</source>
+        <translation>Die Sitzung in Ihrem Terminalemulator öffnen</translation>
+    </message>
+    <message>
+        <source>This session was not started from this window: its output is in the terminal where it was started.</source>
+        <translation>Diese Sitzung wurde nicht in diesem Fenster gestartet: Ihre Ausgabe steht in dem Terminal, in dem sie gestartet wurde.</translation>
+    </message>
+    <message>
+        <source>The session has ended.</source>
+        <translation>Die Sitzung ist beendet.</translation>
+    </message>
+    <message>
+        <source>Opens your terminal emulator on this session&apos;s terminal; the Output tab keeps working</source>
+        <translation>Öffnet Ihren Terminalemulator auf dem Terminal dieser Sitzung; der Tab „Ausgabe“ funktioniert weiter</translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation>%1 wird gestartet…</translation>
+    </message>
+    <message>
+        <source>Attached in a terminal window; the Output tab keeps working.</source>
+        <translation>In einem Terminalfenster verbunden; der Tab „Ausgabe“ funktioniert weiter.</translation>
+    </message>
+    <message>
+        <source>The terminal window was closed; the session goes on here.</source>
+        <translation>Das Terminalfenster wurde geschlossen; die Sitzung läuft hier weiter.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s), reading…</source>
+        <translation>
+            <numerusform>%Ln Ereignis, wird gelesen…</numerusform>
+            <numerusform>%Ln Ereignisse, werden gelesen…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s)</source>
+        <translation>
+            <numerusform>%Ln Ereignis</numerusform>
+            <numerusform>%Ln Ereignisse</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Sho&amp;w:</source>
+        <translation>Anze&amp;igen:</translation>
+    </message>
+    <message>
+        <source>Searc&amp;h:</source>
+        <translation>Su&amp;chen:</translation>
     </message>
 </context>
 <context>
@@ -1538,6 +1658,33 @@
     <message>
         <source>Rene&amp;w…</source>
         <translation>&amp;Verlängern…</translation>
+    </message>
+</context>
+<context>
+    <name>moat::gui::TerminalRelay</name>
+    <message>
+        <source>Cannot make a directory for the terminal&apos;s socket in %1: %2. Set XDG_RUNTIME_DIR to a directory of yours that can be written.</source>
+        <translation>Für den Socket des Terminals kann in %1 kein Verzeichnis angelegt werden: %2. Setzen Sie XDG_RUNTIME_DIR auf ein beschreibbares Verzeichnis von Ihnen.</translation>
+    </message>
+    <message>
+        <source>The socket path %1 is too long for a unix socket. Set XDG_RUNTIME_DIR (or TMPDIR) to a shorter directory.</source>
+        <translation>Der Socket-Pfad %1 ist für einen Unix-Socket zu lang. Setzen Sie XDG_RUNTIME_DIR (oder TMPDIR) auf ein kürzeres Verzeichnis.</translation>
+    </message>
+    <message>
+        <source>Cannot listen on %1: %2</source>
+        <translation>Auf %1 kann nicht gelauscht werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot make %1 private (mode 0600): %2</source>
+        <translation>%1 kann nicht privat gemacht werden (Modus 0600): %2</translation>
+    </message>
+    <message>
+        <source>moat-manager refused the connection: this session belongs to another user.</source>
+        <translation>moat-manager hat die Verbindung abgelehnt: Diese Sitzung gehört einem anderen Benutzer.</translation>
+    </message>
+    <message>
+        <source>Another terminal took this session over; it goes on there.</source>
+        <translation>Ein anderes Terminal hat diese Sitzung übernommen; sie läuft dort weiter.</translation>
     </message>
 </context>
 <context>

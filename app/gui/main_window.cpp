@@ -167,7 +167,8 @@ void MainWindow::openSession(const QString& sessionId)
             running->write(bytes);
         }
     });
-    tabs_->setCurrentIndex(tabs_->addTab(view, name));
+    // A tab's "&" would be an access key: a session's name is shown as it is.
+    tabs_->setCurrentIndex(tabs_->addTab(view, QString(name).replace(QLatin1Char('&'), QLatin1String("&&"))));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -43,7 +43,7 @@ OutputPane::OutputPane(QWidget* parent)
     : QWidget(parent),
       view_(new QPlainTextEdit(this)),
       input_(new QLineEdit(this)),
-      send_(new QPushButton(tr("&Send"), this)),
+      send_(new QPushButton(tr("Sen&d"), this)),
       interrupt_(new QPushButton(tr("&Interrupt"), this))
 {
     view_->setReadOnly(true);
@@ -62,7 +62,7 @@ OutputPane::OutputPane(QWidget* parent)
     interrupt_->setAccessibleName(tr("Send Ctrl+C to the agent"));
     interrupt_->setToolTip(tr("Sends an interrupt (Ctrl+C) to the agent's terminal"));
 
-    auto* label = new QLabel(tr("In&put:"), this);
+    auto* label = new QLabel(tr("Inp&ut:"), this);
     label->setBuddy(input_);
     auto* inputRow = new QHBoxLayout;
     inputRow->addWidget(label);

@@ -106,9 +106,9 @@ QWidget* SessionView::buildTimelineTab()
     status_ = new QLabel(page);
     status_->setAccessibleName(tr("Timeline status"));
 
-    auto* kindLabel = new QLabel(tr("&Show:"), page);
+    auto* kindLabel = new QLabel(tr("Sho&w:"), page);
     kindLabel->setBuddy(kindBox_);
-    auto* searchLabel = new QLabel(tr("Sea&rch:"), page);
+    auto* searchLabel = new QLabel(tr("Searc&h:"), page);
     searchLabel->setBuddy(search_);
     auto* bar = new QHBoxLayout;
     bar->addWidget(kindLabel);

@@ -9,6 +9,7 @@
 #include "main_window.h"
 #include "moatd_connection.h"
 #include "new_sandbox_dialog.h"
+#include "session_view.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -207,6 +208,16 @@ void ManagerAccessibility::noTwoControlsShareAnAccessKey()
     for (int page = 0; page < window.tabs()->count(); ++page) {
         window.tabs()->setCurrentIndex(page);
         check(&window, window.tabs()->tabText(page) + QStringLiteral(" page"));
+    }
+    // A session's view is a tab of the window: each of its own tabs, with
+    // both tab bars. The session's name is shown as it is, never as a key.
+    window.openSession(QStringLiteral("a&b"));
+    auto* view = qobject_cast<SessionView*>(window.tabs()->currentWidget());
+    QVERIFY(view != nullptr);
+    QCOMPARE(accessKey(window.tabs()->tabText(window.tabs()->currentIndex())), QChar());
+    for (int tab = 0; tab < view->tabs()->count(); ++tab) {
+        view->tabs()->setCurrentIndex(tab);
+        check(&window, QStringLiteral("Session view, ") + view->tabs()->tabText(tab));
     }
     window.showNewSandboxDialog();
     check(window.newSandboxDialog(), QStringLiteral("New sandbox"));

@@ -33,6 +33,7 @@
 
 #include "integrationfixture.h"
 #include "moatdbus.h"
+#include "own_account.h"
 #include "rerun_as_ordinary_account.h"
 #include "recordingupstream.h"
 
@@ -172,19 +173,6 @@ struct GuiOnBus {
     QDBusConnection server{QStringLiteral("none")};
 };
 
-// Why this row cannot run here, or empty.
-QString cannotRun(AccountRunner* runner)
-{
-    if (const QString missing = MoatdBus::missingPieces(); !missing.isEmpty()) {
-        return missing;
-    }
-    if (runner->account().uid() != ::getuid()) {
-        return QStringLiteral("moatd answers only its own uid and this prompt runs in the test process (root): "
-                              "theUserRowsAsAnOrdinaryAccount runs this row in a copy of this program as that user");
-    }
-    return {};
-}
-
 }  // namespace
 
 class ManagerApprovals : public QObject
@@ -240,7 +228,7 @@ void ManagerApprovals::anAgentsRequestIsAnsweredInThePrompt()
 {
     MOAT_FETCH_RUNNER(fixture_, runner);
     QFETCH(QString, answer);
-    if (const QString why = cannotRun(runner); !why.isEmpty()) {
+    if (const QString why = whyWindowsCannotRunAs(runner); !why.isEmpty()) {
         QSKIP(qPrintable(why));
     }
     // Written by the account itself, as a person would.
@@ -335,7 +323,7 @@ void ManagerApprovals::anApprovalForTheSessionLetsTheSameRequestThroughLater_dat
 void ManagerApprovals::anApprovalForTheSessionLetsTheSameRequestThroughLater()
 {
     MOAT_FETCH_RUNNER(fixture_, runner);
-    if (const QString why = cannotRun(runner); !why.isEmpty()) {
+    if (const QString why = whyWindowsCannotRunAs(runner); !why.isEmpty()) {
         QSKIP(qPrintable(why));
     }
     UpstreamPki pki(runner);
@@ -421,7 +409,7 @@ void ManagerApprovals::anApprovalForTheProfileWritesTheHostForItsNextSessions_da
 void ManagerApprovals::anApprovalForTheProfileWritesTheHostForItsNextSessions()
 {
     MOAT_FETCH_RUNNER(fixture_, runner);
-    if (const QString why = cannotRun(runner); !why.isEmpty()) {
+    if (const QString why = whyWindowsCannotRunAs(runner); !why.isEmpty()) {
         QSKIP(qPrintable(why));
     }
     UpstreamPki pki(runner);
