@@ -1686,6 +1686,10 @@
         <source>Another terminal took this session over; it goes on there.</source>
         <translation>Ein anderes Terminal hat diese Sitzung übernommen; sie läuft dort weiter.</translation>
     </message>
+    <message>
+        <source>Cannot lock %1: %2</source>
+        <translation>%1 kann nicht gesperrt werden: %2</translation>
+    </message>
 </context>
 <context>
     <name>moat::gui::TimelineModel</name>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "terminal_relay.h"
 
+#include "attach_leftovers.h"
 #include "pty_process.h"
 
 #include <QDir>
@@ -95,6 +96,7 @@ bool TerminalRelay::listen(QString* error)
     if (base.isEmpty() || !QFileInfo(base).isDir()) {
         base = QDir::tempPath();
     }
+    removeAttachLeftovers(base);
     // mkdtemp makes the directory 0700, owned by us, with a name nobody
     // could have taken before (it fails rather than reuse one).
     QByteArray pattern = QFile::encodeName(base + QStringLiteral("/moat-attach-XXXXXX"));
@@ -110,6 +112,12 @@ bool TerminalRelay::listen(QString* error)
         *error = tr("The socket path %1 is too long for a unix socket. Set XDG_RUNTIME_DIR (or TMPDIR) to a "
                     "shorter directory.")
                      .arg(socketPath_);
+        removeFiles();
+        return false;
+    }
+    ownerLock_ = holdAttachDirectory(directory_);
+    if (!ownerLock_) {
+        *error = tr("Cannot lock %1: %2").arg(attachLockPath(directory_), errnoText());
         removeFiles();
         return false;
     }
@@ -244,6 +252,8 @@ void TerminalRelay::removeFiles()
         ::unlink(QFile::encodeName(socketPath_).constData());
     }
     if (!directory_.isEmpty()) {
+        ::unlink(QFile::encodeName(attachLockPath(directory_)).constData());
+        ownerLock_.reset();
         ::rmdir(QFile::encodeName(directory_).constData());
     }
 }

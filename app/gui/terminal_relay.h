@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attach_protocol.h"
+#include "base/unique_fd.h"
 
 #include <QByteArray>
 #include <QObject>
@@ -32,7 +33,8 @@ class PtyProcess;
 //
 // When the session ends, the client is told its exit status; the socket and
 // its directory are removed then, or when this object is destroyed
-// (the application quits), whichever comes first. Frames: attach_protocol.h.
+// (the application quits), whichever comes first; what a crashed application
+// left is removed by the next listen(). Frames: attach_protocol.h.
 class TerminalRelay : public QObject
 {
     Q_OBJECT
@@ -75,6 +77,9 @@ private:
     attach::FrameReader reader_;
     QString directory_;
     QString socketPath_;
+    // Held while the directory is in use: a crashed application's directory
+    // is then known as a leftover (attach_leftovers.h).
+    UniqueFd ownerLock_;
 };
 
 }  // namespace moat::gui

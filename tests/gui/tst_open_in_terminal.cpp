@@ -6,9 +6,11 @@
 // back (the output so far first), the window size and a resize reach it, the
 // client exits with the program's status and leaves its terminal as it found
 // it; a second client takes over; a missing socket is exit 125 without any
-// display; the socket is private and goes with the session. And which
+// display; the socket is private and goes with the session, and what a
+// crashed application left is removed by the next relay. And which
 // terminal emulator runs it, with which argv.
 
+#include "attach_leftovers.h"
 #include "moatd_connection.h"
 #include "pty_process.h"
 #include "session_launcher.h"
@@ -28,6 +30,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -82,6 +86,7 @@ private slots:
     void aMissingSocketIsExit125WithoutADisplay();
     void theSocketIsPrivateAndGoesWithTheSession();
     void theSocketFallsBackToTheTemporaryDirectory();
+    void whatACrashedApplicationLeftIsRemoved();
     void theTerminalEmulatorChosen_data();
     void theTerminalEmulatorChosen();
     void theButtonSaysWhyItIsDisabled();
@@ -236,6 +241,57 @@ void OpenInTerminal::theSocketIsPrivateAndGoesWithTheSession()
     QVERIFY(!QFileInfo::exists(relay.socketPath()));
     QVERIFY(!QFileInfo::exists(relay.directory()));
     QVERIFY(!relay.isListening());
+}
+
+// A crashed application cannot remove its directory; the kernel lets its
+// lock go, and the next relay to listen removes the directory. A live
+// relay's directory, one being made (no lock yet) and a link are left alone.
+void OpenInTerminal::whatACrashedApplicationLeftIsRemoved()
+{
+    Terminal session;
+    QString error;
+    QVERIFY2(session.start({QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("read line")}, &error),
+             qPrintable(error));
+    const QString base = runtime_.path();
+    TerminalRelay alive(&session.process, {});
+    QVERIFY2(alive.listen(&error), qPrintable(error));
+    QVERIFY(QFileInfo::exists(attachLockPath(alive.directory())));
+
+    // What a crash leaves: the socket and the lock file, the lock released.
+    // The lock is held here on its own open file, as the application held
+    // it, and let go as the kernel lets go of a dead process's files.
+    const QString crashed = base + QStringLiteral("/moat-attach-crash1");
+    QVERIFY(QDir().mkpath(crashed));
+    const int held = ::open(QFile::encodeName(attachLockPath(crashed)).constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    QVERIFY(held >= 0);
+    QCOMPARE(::flock(held, LOCK_EX), 0);
+    QFile socket(crashed + QStringLiteral("/socket"));
+    QVERIFY(socket.open(QIODevice::WriteOnly));
+    socket.close();
+    // While it lives, its directory stays.
+    QCOMPARE(removeAttachLeftovers(base), 0);
+    QVERIFY(QFileInfo::exists(crashed));
+    ::close(held);
+
+    const QString beingMade = base + QStringLiteral("/moat-attach-new123");
+    QVERIFY(QDir().mkpath(beingMade));
+    const QString elsewhere = base + QStringLiteral("/elsewhere");
+    QVERIFY(QDir().mkpath(elsewhere));
+    QFile lockThere(attachLockPath(elsewhere));
+    QVERIFY(lockThere.open(QIODevice::WriteOnly));
+    lockThere.close();
+    QVERIFY(QFile::link(elsewhere, base + QStringLiteral("/moat-attach-link12")));
+
+    TerminalRelay next(&session.process, {});
+    QVERIFY2(next.listen(&error), qPrintable(error));
+    QVERIFY(!QFileInfo::exists(crashed));
+    QVERIFY(QFileInfo::exists(alive.socketPath()));
+    QVERIFY(QFileInfo::exists(beingMade));
+    QVERIFY(QFileInfo::exists(attachLockPath(elsewhere)));
+
+    QVERIFY(QDir(beingMade).removeRecursively());
+    QVERIFY(QFile::remove(base + QStringLiteral("/moat-attach-link12")));
+    QVERIFY(QDir(elsewhere).removeRecursively());
 }
 
 void OpenInTerminal::theSocketFallsBackToTheTemporaryDirectory()
