@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // What a desktop user expects of moat-manager's windows: every control a
 // keyboard can reach has a name a screen reader says; the keyboard reaches
-// every control; the window comes back at the size the user left it; the
-// icon is drawn sharp at a high-DPI scale. Without moatd (the windows must
-// work, and say so, when it is not there).
+// every control, and each Alt key acts on one control only (in English and
+// German); the windows follow a dark palette; the window comes back at the
+// size the user left it; the icon is drawn sharp at a high-DPI scale.
+// Without moatd (the windows must work, and say so, when it is not there).
 
 #include "app_icon.h"
 #include "main_window.h"
 #include "moatd_connection.h"
 #include "new_sandbox_dialog.h"
+#include "output_pane.h"
 #include "session_view.h"
 
 #include <QAbstractButton>
@@ -17,19 +19,21 @@
 #include <QAccessible>
 #include <QApplication>
 #include <QComboBox>
+#include <QDBusConnection>
 #include <QGroupBox>
 #include <QHash>
-#include <QLabel>
-#include <QTabBar>
-#include <QDBusConnection>
 #include <QHeaderView>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QScopeGuard>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QScopeGuard>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTranslator>
 
 using namespace moat::gui;
@@ -141,6 +145,7 @@ private slots:
     void everyControlHasANameAScreenReaderSays();
     void noTwoControlsShareAnAccessKey_data();
     void noTwoControlsShareAnAccessKey();
+    void theWindowsFollowADarkPalette();
     void theWindowComesBackAtItsSize();
     void theIconIsSharpAtHighDpi();
 
@@ -222,6 +227,47 @@ void ManagerAccessibility::noTwoControlsShareAnAccessKey()
     window.showNewSandboxDialog();
     check(window.newSandboxDialog(), QStringLiteral("New sandbox"));
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+// A dark desktop theme is a palette: no window may fix a colour of its own
+// (a style sheet or a palette set on a widget) that would stay light on it,
+// and the agent's plain output is drawn in the palette's text colour.
+void ManagerAccessibility::theWindowsFollowADarkPalette()
+{
+    const QPalette before = QApplication::palette();
+    const auto restore = qScopeGuard([&before] { QApplication::setPalette(before); });
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x22, 0x25));
+    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Base, QColor(0x18, 0x19, 0x1b));
+    dark.setColor(QPalette::Text, QColor(0xf0, 0xf0, 0xf0));
+    dark.setColor(QPalette::Button, QColor(0x30, 0x32, 0x36));
+    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
+    QApplication::setPalette(dark);
+
+    MainWindow window(moatd_.get());
+    window.openSession(QStringLiteral("dark-session"));
+    window.showNewSandboxDialog();
+    QStringList fixed;
+    QList<QWidget*> widgets = window.findChildren<QWidget*>();
+    widgets << window.newSandboxDialog() << window.newSandboxDialog()->findChildren<QWidget*>();
+    for (QWidget* widget : widgets) {
+        if (!widget->styleSheet().isEmpty() || widget->testAttribute(Qt::WA_SetPalette)) {
+            fixed << QStringLiteral("%1 %2").arg(QString::fromLatin1(widget->metaObject()->className()),
+                                                 widget->objectName());
+        }
+    }
+    QVERIFY2(fixed.isEmpty(), qPrintable(QStringLiteral("colours fixed on: ") + fixed.join(QLatin1String(", "))));
+
+    auto* view = qobject_cast<SessionView*>(window.tabs()->currentWidget());
+    QVERIFY(view != nullptr);
+    OutputPane* pane = view->outputPane();
+    pane->clear();
+    pane->appendOutput("plain output\r\n");
+    QTextCursor cursor(pane->view()->document()->firstBlock());
+    cursor.setPosition(cursor.block().position() + 1);
+    QCOMPARE(cursor.charFormat().foreground().color(), dark.color(QPalette::Text));
+    QCOMPARE(pane->view()->palette().color(QPalette::Base), dark.color(QPalette::Base));
 }
 
 void ManagerAccessibility::theWindowComesBackAtItsSize()
