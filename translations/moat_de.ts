@@ -1057,10 +1057,6 @@
         <translation>allow_host in %1 ist keine Liste; korrigieren Sie zuerst die Datei.</translation>
     </message>
     <message>
-        <source>written by moat-manager</source>
-        <translation>von moat-manager geschrieben</translation>
-    </message>
-    <message>
         <source>The profile would not be valid: %1</source>
         <translation>Das Profil wäre nicht gültig: %1</translation>
     </message>

@@ -158,7 +158,9 @@ bool ProfileRuleWriter::addHost(QString& text, const QString& allowHost, const s
         text += QLatin1Char('\n');
     }
     if (plan->creates && text.isEmpty()) {
-        text += QStringLiteral("description = \"%1\"\n").arg(tr("written by moat-manager"));
+        // A file, not the window: the same words whatever the user's language
+        // (moat reads it on any machine, and a translation could hold a quote).
+        text += QStringLiteral("description = \"written by moat-manager\"\n");
     }
     text += plan->added + QLatin1Char('\n');
     // Later hosts of the same plan go into this new list.
